@@ -1,0 +1,16 @@
+import type { HttpRoute } from './http-route.js';
+import { sendJson } from './json-response.js';
+
+/** Liveness: answers without auth and without touching upstreams or the store. */
+export const healthzRoute: HttpRoute = {
+  match(pathname) {
+    if (pathname !== '/healthz') return undefined;
+    return (req, res) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendJson(res, 405, { error: 'method_not_allowed', message: 'Use GET /healthz' }, { allow: 'GET, HEAD' });
+        return;
+      }
+      sendJson(res, 200, { status: 'ok' });
+    };
+  },
+};

@@ -1,0 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * One path family served by the gateway's single HTTP server (/healthz, /mcp, and later /api/v1).
+ * `match` returns undefined when the route does not own the path, so routes compose by order.
+ */
+export interface HttpRoute {
+  match(pathname: string): ((req: IncomingMessage, res: ServerResponse) => Promise<void> | void) | undefined;
+}

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { allowedAuthorities, checkHostAndOrigin, type AllowedAuthorities } from './host-origin-guard.js';
+import type { HttpRoute } from './http-route.js';
+import { jsonRpcErrorBody } from '../mcp/json-rpc-error-response.js';
+import { sendJson } from './json-response.js';
+import { listenerOrigin, type ListenAddress } from './listen-address.js';
+
+export interface HttpServerOptions {
+  readonly listen: ListenAddress;
+  readonly routes: readonly HttpRoute[];
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface RunningHttpServer {
+  /** Origin of the listener, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
+  readonly origin: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The gateway's one node:http server: Host/Origin guard first, then the first route that owns the path. */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  // Known once listening (the port may be chosen by the OS); until then requests are refused.
+  const guard: { allowed?: AllowedAuthorities } = {};
+  const server = createServer((req, res) => {
+    void dispatch(req, res, guard.allowed, options).catch((error: unknown) => {
+      options.onError?.(error);
+      if (!res.headersSent) sendJson(res, 500, jsonRpcErrorBody(-32603, 'Internal error'));
+      else res.destroy();
+    });
+  });
+  // Streamable HTTP keeps SSE responses open for long; only the header phase needs a bound.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  await listen(server, options.listen);
+  const port = (server.address() as AddressInfo).port;
+  guard.allowed = allowedAuthorities(options.listen.host, port);
+  return {
+    origin: listenerOrigin(options.listen.host, port),
+    port,
+    close: () => closeServer(server),
+  };
+}
+
+async function dispatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowed: AllowedAuthorities | undefined,
+  options: HttpServerOptions,
+): Promise<void> {
+  if (allowed === undefined) {
+    sendJson(res, 503, jsonRpcErrorBody(-32603, 'Starting'));
+    return;
+  }
+  const verdict = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
+  if (!verdict.ok) {
+    sendJson(res, 403, jsonRpcErrorBody(-32000, `Forbidden: ${verdict.message}`));
+    return;
+  }
+  const pathname = pathOf(req.url);
+  for (const route of options.routes) {
+    const handle = route.match(pathname);
+    if (handle !== undefined) {
+      await handle(req, res);
+      return;
+    }
+  }
+  sendJson(res, 404, { error: 'not_found', message: `No route for ${pathname}` });
+}
+
+function pathOf(rawUrl: string | undefined): string {
+  const url = rawUrl ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function listen(server: Server, address: ListenAddress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Open SSE streams and idle keep-alive sockets would hold close() forever.
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import { jsonRpcError } from './json-rpc-error-response.js';
+import { identityAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
+
+export interface LegacySession {
+  readonly id: string;
+  readonly identity: McpIdentity;
+  readonly server: Server;
+}
+
+export interface LegacySessionOptions {
+  readonly createServer: (context: McpSessionContext) => Server;
+  /** Sessions beyond this evict the least recently used one. */
+  readonly maxSessions: number;
+  /** A session unused this long is closed; its client re-initializes on the 404. */
+  readonly idleMs: number;
+  readonly onError?: (error: Error) => void;
+}
+
+interface Entry extends LegacySession {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+/**
+ * 2025-11-25 Streamable HTTP with real sessions: one server instance per Mcp-Session-Id, so what the
+ * client declared at initialize (its experimental capabilities) is remembered for the session's
+ * later requests, and list_changed has somewhere to go.
+ */
+export class LegacySessionRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly options: LegacySessionOptions) {
+    this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(options.idleMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  async handle(request: Request, identity: McpIdentity): Promise<Response> {
+    if (this.closed) return jsonRpcError(503, -32603, 'Gateway is shutting down');
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) return this.handleInSession(sessionId, request, identity);
+    return this.open(request, identity);
+  }
+
+  sessions(): Iterable<LegacySession> {
+    return this.entries.values();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(entries.map((entry) => this.dispose(entry)));
+  }
+
+  private async handleInSession(sessionId: string, request: Request, identity: McpIdentity): Promise<Response> {
+    const entry = this.entries.get(sessionId);
+    // A session answers only the credential and path that opened it; anything else looks like no session at all.
+    if (entry === undefined || entry.identity.key !== identity.key) {
+      return jsonRpcError(404, -32001, 'Session not found');
+    }
+    entry.lastSeen = Date.now();
+    return entry.transport.handleRequest(request, { authInfo: identityAuthInfo(entry.identity) });
+  }
+
+  private async open(request: Request, identity: McpIdentity): Promise<Response> {
+    let opened: Entry | undefined;
+    const server = this.options.createServer({ identity, era: 'legacy' });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        opened = { id, identity, server, transport, lastSeen: Date.now() };
+        this.admit(opened);
+      },
+      onsessionclosed: (id) => this.forget(id),
+    });
+    transport.onerror = (error) => this.options.onError?.(error);
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { authInfo: identityAuthInfo(identity) });
+    // No session came of it (not an initialize, or a rejected one): nothing may stay behind.
+    if (opened === undefined) await server.close().catch(() => undefined);
+    return response;
+  }
+
+  private admit(entry: Entry): void {
+    this.entries.set(entry.id, entry);
+    if (this.entries.size <= this.options.maxSessions) return;
+    let oldest: Entry | undefined;
+    for (const candidate of this.entries.values()) {
+      if (candidate !== entry && (oldest === undefined || candidate.lastSeen < oldest.lastSeen)) oldest = candidate;
+    }
+    if (oldest !== undefined) this.evict(oldest);
+  }
+
+  private sweep(now: number): void {
+    for (const entry of this.entries.values()) {
+      if (now - entry.lastSeen > this.options.idleMs) this.evict(entry);
+    }
+  }
+
+  private evict(entry: Entry): void {
+    this.entries.delete(entry.id);
+    void this.dispose(entry);
+  }
+
+  private forget(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return;
+    this.entries.delete(id);
+    void this.dispose(entry);
+  }
+
+  private async dispose(entry: Entry): Promise<void> {
+    await entry.server.close().catch((error: unknown) => this.options.onError?.(asError(error)));
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

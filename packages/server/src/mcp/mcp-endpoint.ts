@@ -1,0 +1,53 @@
+import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { LegacySessionRegistry, type LegacySession } from './legacy-session-registry.js';
+import { identityAuthInfo, identityFromAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
+
+export interface McpEndpointOptions {
+  /** Builds one server instance: per request for 2026-07-28, per session for 2025-11-25. */
+  readonly createServer: (context: McpSessionContext) => Server;
+  readonly maxLegacySessions?: number;
+  readonly legacySessionIdleMs?: number;
+  readonly onError?: (error: Error) => void;
+}
+
+/** Both protocol revisions behind one fetch-shaped endpoint, for an identity the caller has already established. */
+export interface McpEndpoint {
+  fetch(request: Request, identity: McpIdentity): Promise<Response>;
+  /** Open 2025-11-25 sessions (for list_changed fan-out). */
+  legacySessions(): Iterable<LegacySession>;
+  /** Signals open 2026-07-28 `subscriptions/listen` streams that the tool list changed. */
+  notifyModernToolsChanged(): void;
+  close(): Promise<void>;
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const onError = options.onError;
+  // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
+  const modern = createMcpHandler(
+    (ctx) => {
+      const identity = identityFromAuthInfo(ctx.authInfo);
+      if (identity === undefined) throw new Error('MCP request reached the server factory without an identity');
+      return options.createServer({ identity, era: ctx.era });
+    },
+    { legacy: 'reject', ...(onError === undefined ? {} : { onerror: onError }) },
+  );
+  const legacy = new LegacySessionRegistry({
+    createServer: options.createServer,
+    maxSessions: options.maxLegacySessions ?? 1000,
+    idleMs: options.legacySessionIdleMs ?? 30 * 60_000,
+    ...(onError === undefined ? {} : { onError }),
+  });
+  return {
+    async fetch(request, identity) {
+      // The SDK's own routing predicate: 2025-era traffic (initialize, session GET/DELETE, claim-less
+      // POSTs) goes to the sessionful leg; everything else, including modern ladder errors, to the strict one.
+      if (await isLegacyRequest(request)) return legacy.handle(request, identity);
+      return modern.fetch(request, { authInfo: identityAuthInfo(identity) });
+    },
+    legacySessions: () => legacy.sessions(),
+    notifyModernToolsChanged: () => modern.notify.toolsChanged(),
+    async close() {
+      await Promise.all([legacy.close(), modern.close()]);
+    },
+  };
+}
