@@ -1,0 +1,335 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import type { DataDirLock } from './data-dir-lock.js';
+import { migrate } from './migrations.js';
+import type {
+  ActivityInput,
+  ActivityQuery,
+  ActivityRetention,
+  CreateTokenResult,
+  NewAgentToken,
+  ServerOverride,
+  StoredActivity,
+  StoredAgentToken,
+  StoredApproval,
+  Store,
+} from './store.js';
+
+const DAY_MS = 86_400_000;
+const DEFAULT_ACTIVITY_LIMIT = 100;
+const MAX_ACTIVITY_LIMIT = 1000;
+
+interface ApprovalRow {
+  server: string;
+  tool: string;
+  status: StoredApproval['status'];
+  approved_hash: string | null;
+  current_hash: string | null;
+  hash_schema_version: number;
+  user_disabled: number;
+}
+interface TokenRow {
+  name: string;
+  token_sha256: string;
+  allowed_servers: string;
+  profile: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface ActivityRow {
+  id: number;
+  type: string;
+  timestamp: string;
+  status: string;
+  surface: string | null;
+  request_id: string;
+  metadata: string;
+}
+
+export type SqliteOpenResult = { ok: true; store: Store; path: string } | { ok: false; message: string };
+
+export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock): SqliteOpenResult {
+  const path = join(dataDir, fileName);
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    const migrated = migrate(db);
+    if (!migrated.ok) {
+      db.close();
+      return { ok: false, message: `${path}: ${migrated.message}` };
+    }
+    return { ok: true, store: new SqliteStore(dataDir, db, lock), path };
+  } catch (cause) {
+    db?.close();
+    return { ok: false, message: `cannot open the store ${path}: ${cause instanceof Error ? cause.message : String(cause)}` };
+  }
+}
+
+/** The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous; the async
+ *  interface is for other implementations, so every method here settles at once. */
+class SqliteStore implements Store {
+  private closed = false;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly db: Database,
+    private readonly lock: DataDirLock,
+  ) {
+    this.statements = prepareStatements(db);
+  }
+
+  async listApprovals(): Promise<StoredApproval[]> {
+    return (this.statements.listApprovals.all() as ApprovalRow[]).map(approvalFromRow);
+  }
+
+  async saveApprovals(records: readonly StoredApproval[]): Promise<void> {
+    const now = new Date().toISOString();
+    const upsert = this.statements.upsertApproval;
+    this.db.transaction(() => {
+      for (const record of records) {
+        upsert.run({
+          server: record.server,
+          tool: record.tool,
+          status: record.status,
+          approved_hash: record.approved_hash ?? null,
+          current_hash: record.current_hash ?? null,
+          hash_schema_version: record.hash_schema_version,
+          user_disabled: record.user_disabled ? 1 : 0,
+          updated_at: now,
+        });
+      }
+    })();
+  }
+
+  async listServerOverrides(): Promise<Map<string, ServerOverride>> {
+    const rows = this.statements.listOverrides.all() as { server: string; quarantined: number | null; enabled: number | null }[];
+    return new Map(
+      rows.map((row) => [
+        row.server,
+        {
+          ...(row.quarantined === null ? {} : { quarantined: row.quarantined === 1 }),
+          ...(row.enabled === null ? {} : { enabled: row.enabled === 1 }),
+        },
+      ]),
+    );
+  }
+
+  async setServerOverride(server: string, override: ServerOverride): Promise<void> {
+    if (override.quarantined === undefined && override.enabled === undefined) {
+      this.statements.deleteOverride.run(server);
+      return;
+    }
+    this.statements.upsertOverride.run({
+      server,
+      quarantined: override.quarantined === undefined ? null : Number(override.quarantined),
+      enabled: override.enabled === undefined ? null : Number(override.enabled),
+      updated_at: new Date().toISOString(),
+    });
+  }
+
+  async listKnownServers(): Promise<Set<string>> {
+    return new Set((this.statements.listKnown.all() as { server: string }[]).map((row) => row.server));
+  }
+
+  async markServersKnown(servers: readonly string[]): Promise<void> {
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const server of servers) this.statements.insertKnown.run(server, now);
+    })();
+  }
+
+  async createAgentToken(token: NewAgentToken): Promise<CreateTokenResult> {
+    const createdAt = token.created_at ?? new Date().toISOString();
+    if (this.statements.tokenByName.get(token.name) !== undefined) return { ok: false, code: 'token_name_taken' };
+    if (this.statements.tokenBySha.get(token.token_sha256) !== undefined) return { ok: false, code: 'token_secret_taken' };
+    this.statements.insertToken.run({
+      name: token.name,
+      token_sha256: token.token_sha256,
+      allowed_servers: JSON.stringify(token.allowed_servers),
+      profile: token.profile ?? null,
+      created_at: createdAt,
+    });
+    return { ok: true, token: tokenFromRow(this.statements.tokenByName.get(token.name) as TokenRow) };
+  }
+
+  async listAgentTokens(): Promise<StoredAgentToken[]> {
+    return (this.statements.listTokens.all() as TokenRow[]).map(tokenFromRow);
+  }
+
+  async findAgentTokenBySha256(tokenSha256: string): Promise<StoredAgentToken | undefined> {
+    const row = this.statements.tokenBySha.get(tokenSha256) as TokenRow | undefined;
+    return row === undefined ? undefined : tokenFromRow(row);
+  }
+
+  async revokeAgentToken(name: string): Promise<boolean> {
+    return this.statements.revokeToken.run(new Date().toISOString(), name).changes === 1;
+  }
+
+  async getUpstreamCredential(server: string): Promise<string | undefined> {
+    const row = this.statements.credential.get(server) as { bearer_token: string } | undefined;
+    return row?.bearer_token;
+  }
+
+  async setUpstreamCredential(server: string, bearerToken: string): Promise<void> {
+    this.statements.upsertCredential.run(server, bearerToken, new Date().toISOString());
+  }
+
+  async deleteUpstreamCredential(server: string): Promise<boolean> {
+    return this.statements.deleteCredential.run(server).changes === 1;
+  }
+
+  async appendActivity(record: ActivityInput): Promise<StoredActivity> {
+    const tsMs = Date.parse(record.timestamp);
+    if (Number.isNaN(tsMs)) throw new TypeError(`activity timestamp is not a date: ${record.timestamp}`);
+    const result = this.statements.insertActivity.run({
+      type: record.type,
+      timestamp: record.timestamp,
+      ts_ms: tsMs,
+      status: record.status,
+      surface: record.surface ?? null,
+      request_id: record.request_id,
+      metadata: JSON.stringify(record.metadata),
+    });
+    return { ...record, id: Number(result.lastInsertRowid) };
+  }
+
+  async queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
+    const where: string[] = [];
+    const params: Record<string, string | number> = {};
+    if (query.type !== undefined) {
+      where.push('type = @type');
+      params['type'] = query.type;
+    }
+    if (query.request_id !== undefined) {
+      where.push('request_id = @request_id');
+      params['request_id'] = query.request_id;
+    }
+    if (query.since !== undefined) {
+      where.push('ts_ms >= @since');
+      params['since'] = parseBound(query.since, 'since');
+    }
+    if (query.until !== undefined) {
+      where.push('ts_ms <= @until');
+      params['until'] = parseBound(query.until, 'until');
+    }
+    params['limit'] = Math.min(Math.max(Math.trunc(query.limit ?? DEFAULT_ACTIVITY_LIMIT), 0), MAX_ACTIVITY_LIMIT);
+    params['offset'] = Math.max(Math.trunc(query.offset ?? 0), 0);
+    const sql =
+      'SELECT id, type, timestamp, status, surface, request_id, metadata FROM activity_log' +
+      (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
+      ' ORDER BY ts_ms DESC, id DESC LIMIT @limit OFFSET @offset';
+    return (this.db.prepare(sql).all(params) as ActivityRow[]).map(activityFromRow);
+  }
+
+  async pruneActivity(retention: ActivityRetention, now: Date = new Date()): Promise<number> {
+    const cutoff = now.getTime() - retention.maxAgeDays * DAY_MS;
+    return this.db.transaction(() => {
+      const byAge = this.statements.pruneByAge.run(cutoff).changes;
+      const byCount = this.statements.pruneByCount.run(Math.max(0, Math.trunc(retention.maxRecords))).changes;
+      return byAge + byCount;
+    })();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.close();
+    } finally {
+      this.lock.release();
+    }
+  }
+}
+
+function prepareStatements(db: Database) {
+  const prepare = (sql: string): Statement => db.prepare(sql);
+  return {
+    listApprovals: prepare(
+      'SELECT server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled FROM approvals ORDER BY server, tool',
+    ),
+    upsertApproval: prepare(
+      `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, updated_at)
+       VALUES (@server, @tool, @status, @approved_hash, @current_hash, @hash_schema_version, @user_disabled, @updated_at)
+       ON CONFLICT (server, tool) DO UPDATE SET status = excluded.status, approved_hash = excluded.approved_hash,
+         current_hash = excluded.current_hash, hash_schema_version = excluded.hash_schema_version,
+         user_disabled = excluded.user_disabled, updated_at = excluded.updated_at`,
+    ),
+    listOverrides: prepare('SELECT server, quarantined, enabled FROM server_overrides ORDER BY server'),
+    upsertOverride: prepare(
+      `INSERT INTO server_overrides (server, quarantined, enabled, updated_at) VALUES (@server, @quarantined, @enabled, @updated_at)
+       ON CONFLICT (server) DO UPDATE SET quarantined = excluded.quarantined, enabled = excluded.enabled, updated_at = excluded.updated_at`,
+    ),
+    deleteOverride: prepare('DELETE FROM server_overrides WHERE server = ?'),
+    listKnown: prepare('SELECT server FROM known_servers ORDER BY server'),
+    insertKnown: prepare('INSERT INTO known_servers (server, first_seen_at) VALUES (?, ?) ON CONFLICT (server) DO NOTHING'),
+    tokenByName: prepare('SELECT * FROM agent_tokens WHERE name = ?'),
+    tokenBySha: prepare('SELECT * FROM agent_tokens WHERE token_sha256 = ?'),
+    listTokens: prepare('SELECT * FROM agent_tokens ORDER BY name'),
+    insertToken: prepare(
+      `INSERT INTO agent_tokens (name, token_sha256, allowed_servers, profile, created_at)
+       VALUES (@name, @token_sha256, @allowed_servers, @profile, @created_at)`,
+    ),
+    revokeToken: prepare('UPDATE agent_tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL'),
+    credential: prepare('SELECT bearer_token FROM upstream_credentials WHERE server = ?'),
+    upsertCredential: prepare(
+      `INSERT INTO upstream_credentials (server, bearer_token, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (server) DO UPDATE SET bearer_token = excluded.bearer_token, updated_at = excluded.updated_at`,
+    ),
+    deleteCredential: prepare('DELETE FROM upstream_credentials WHERE server = ?'),
+    insertActivity: prepare(
+      `INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata)
+       VALUES (@type, @timestamp, @ts_ms, @status, @surface, @request_id, @metadata)`,
+    ),
+    pruneByAge: prepare('DELETE FROM activity_log WHERE ts_ms < ?'),
+    pruneByCount: prepare(
+      'DELETE FROM activity_log WHERE id NOT IN (SELECT id FROM activity_log ORDER BY ts_ms DESC, id DESC LIMIT ?)',
+    ),
+  };
+}
+
+function approvalFromRow(row: ApprovalRow): StoredApproval {
+  return {
+    server: row.server,
+    tool: row.tool,
+    status: row.status,
+    ...(row.approved_hash === null ? {} : { approved_hash: row.approved_hash }),
+    ...(row.current_hash === null ? {} : { current_hash: row.current_hash }),
+    hash_schema_version: row.hash_schema_version,
+    user_disabled: row.user_disabled === 1,
+  };
+}
+
+function tokenFromRow(row: TokenRow): StoredAgentToken {
+  return {
+    name: row.name,
+    token_sha256: row.token_sha256,
+    allowed_servers: JSON.parse(row.allowed_servers) as string[],
+    ...(row.profile === null ? {} : { profile: row.profile }),
+    created_at: row.created_at,
+    revoked: row.revoked_at !== null,
+  };
+}
+
+function activityFromRow(row: ActivityRow): StoredActivity {
+  return {
+    id: row.id,
+    type: row.type,
+    timestamp: row.timestamp,
+    status: row.status,
+    ...(row.surface === null ? {} : { surface: row.surface }),
+    request_id: row.request_id,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
+}
+
+function parseBound(value: string, name: string): number {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new RangeError(`activity query: ${name} is not a date: ${value}`);
+  return ms;
+}

@@ -1,0 +1,287 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCK_FILE_NAME } from '../src/store/data-dir-lock.js';
+import { MIGRATIONS, migrate } from '../src/store/migrations.js';
+import { STORE_FILE_NAME, openStore } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
+
+const builtStore = new URL('../dist/store/store.js', import.meta.url).href;
+const dirs: string[] = [];
+const stores: Store[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpproxy-store-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function open(dir: string): Store {
+  const result = openStore(dir);
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  stores.push(result.store);
+  return result.store;
+}
+
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('openStore', () => {
+  it('creates the data directory, a WAL database with foreign keys, and a 0600 file', () => {
+    const dir = join(tempDir(), 'nested', 'data');
+    open(dir);
+    const file = join(dir, STORE_FILE_NAME);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const raw = new BetterSqlite3(file, { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      const versions = raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+      expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('keeps state across reopen and does not re-run migrations', async () => {
+    const dir = tempDir();
+    const first = open(dir);
+    await first.markServersKnown(['alpha']);
+    first.close();
+    const second = open(dir);
+    expect(await second.listKnownServers()).toEqual(new Set(['alpha']));
+  });
+
+  it('refuses a database written by a newer gateway', () => {
+    const dir = tempDir();
+    open(dir).close();
+    const raw = new BetterSqlite3(join(dir, STORE_FILE_NAME));
+    raw.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, ?, ?)').run('future', new Date().toISOString());
+    raw.close();
+    const result = openStore(dir);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('store_open_failed');
+      expect(result.error.message).toContain('schema version 999');
+    }
+    // the failed open released the lock
+    expect(existsSync(join(dir, LOCK_FILE_NAME))).toBe(false);
+  });
+
+  it('applies only the migrations that are missing', () => {
+    const db = new BetterSqlite3(':memory:');
+    const extra = [...MIGRATIONS, { version: MIGRATIONS.length + 1, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' }];
+    expect(migrate(db, MIGRATIONS)).toEqual({ ok: true, applied: MIGRATIONS.map((m) => m.version) });
+    expect(migrate(db, extra)).toEqual({ ok: true, applied: [MIGRATIONS.length + 1] });
+    expect(migrate(db, extra)).toEqual({ ok: true, applied: [] });
+    db.close();
+  });
+});
+
+describe('the data-dir lock', () => {
+  it('refuses a second open in the same process, and frees the directory on close', () => {
+    const dir = tempDir();
+    const store = open(dir);
+    const again = openStore(dir);
+    expect(again.ok).toBe(false);
+    if (!again.ok) {
+      expect(again.error.code).toBe('data_dir_locked');
+      expect(again.error.message).toContain(`pid ${process.pid}`);
+    }
+    store.close();
+    expect(existsSync(join(dir, LOCK_FILE_NAME))).toBe(false);
+    open(dir);
+  });
+
+  it('refuses a second gateway process with a clear message', () => {
+    const dir = tempDir();
+    open(dir);
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { openStore } from ${JSON.stringify(builtStore)};
+         const r = openStore(process.argv[1]);
+         if (r.ok) { r.store.close(); process.exit(0); }
+         console.error(r.error.code + ': ' + r.error.message); process.exit(3);`,
+        dir,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.status).toBe(3);
+    expect(child.stderr).toContain('data_dir_locked');
+    expect(child.stderr).toContain(`is in use by another gateway (pid ${process.pid})`);
+  });
+
+  it('is refused while another process holds it, and taken over once that process is killed', async () => {
+    const dir = tempDir();
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { openStore } from ${JSON.stringify(builtStore)};
+         const r = openStore(process.argv[1]);
+         if (!r.ok) { console.error(r.error.message); process.exit(3); }
+         console.log('locked'); setInterval(() => {}, 1000);`,
+        dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('locked')) resolve();
+      });
+      holder.on('exit', (code) => reject(new Error(`holder exited early (${code})`)));
+    });
+    const refused = openStore(dir);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toContain(`pid ${holder.pid}`);
+
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+    // SIGKILL leaves the lock file behind: it names a dead pid, so it is stale.
+    expect(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8').trim()).toBe(String(holder.pid));
+    const store = open(dir);
+    expect(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8').trim()).toBe(String(process.pid));
+    expect(await store.listKnownServers()).toEqual(new Set());
+  });
+
+  it('takes over a lock file whose content is garbage', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, LOCK_FILE_NAME), 'not a pid');
+    open(dir);
+  });
+});
+
+describe('store contents', () => {
+  it('saves and replaces approval records, only for known servers', async () => {
+    const store = open(tempDir());
+    await expect(
+      store.saveApprovals([{ server: 'ghost', tool: 't', status: 'pending', hash_schema_version: 1, user_disabled: false }]),
+    ).rejects.toThrow(/FOREIGN KEY/);
+    await store.markServersKnown(['alpha', 'beta', 'alpha']);
+    await store.saveApprovals([
+      { server: 'beta', tool: 'b', status: 'pending', current_hash: 'sha256/v1:bb', hash_schema_version: 1, user_disabled: false },
+      { server: 'alpha', tool: 'a', status: 'approved', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:aa', hash_schema_version: 1, user_disabled: false },
+    ]);
+    await store.saveApprovals([
+      { server: 'alpha', tool: 'a', status: 'changed', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:a2', hash_schema_version: 1, user_disabled: true },
+    ]);
+    expect(await store.listApprovals()).toEqual([
+      { server: 'alpha', tool: 'a', status: 'changed', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:a2', hash_schema_version: 1, user_disabled: true },
+      { server: 'beta', tool: 'b', status: 'pending', current_hash: 'sha256/v1:bb', hash_schema_version: 1, user_disabled: false },
+    ]);
+  });
+
+  it('keeps server overrides per key, and an empty override removes the row', async () => {
+    const store = open(tempDir());
+    await store.setServerOverride('alpha', { quarantined: false });
+    await store.setServerOverride('beta', { enabled: false, quarantined: true });
+    expect(await store.listServerOverrides()).toEqual(
+      new Map([
+        ['alpha', { quarantined: false }],
+        ['beta', { enabled: false, quarantined: true }],
+      ]),
+    );
+    await store.setServerOverride('alpha', {});
+    expect([...(await store.listServerOverrides()).keys()]).toEqual(['beta']);
+  });
+
+  it('stores agent tokens by hash, refuses duplicates, revokes once', async () => {
+    const store = open(tempDir());
+    const sha = 'a'.repeat(64);
+    const created = await store.createAgentToken({ name: 'ci', token_sha256: sha, allowed_servers: ['alpha'], profile: 'dev' });
+    expect(created.ok).toBe(true);
+    expect(await store.createAgentToken({ name: 'ci', token_sha256: 'b'.repeat(64), allowed_servers: ['*'] })).toEqual({ ok: false, code: 'token_name_taken' });
+    expect(await store.createAgentToken({ name: 'other', token_sha256: sha, allowed_servers: ['*'] })).toEqual({ ok: false, code: 'token_secret_taken' });
+    const found = await store.findAgentTokenBySha256(sha);
+    expect(found).toMatchObject({ name: 'ci', allowed_servers: ['alpha'], profile: 'dev', revoked: false });
+    expect(Number.isNaN(Date.parse(found!.created_at))).toBe(false);
+    expect(await store.findAgentTokenBySha256('c'.repeat(64))).toBeUndefined();
+    expect(await store.revokeAgentToken('ci')).toBe(true);
+    expect(await store.revokeAgentToken('ci')).toBe(false);
+    expect(await store.revokeAgentToken('nobody')).toBe(false);
+    expect((await store.listAgentTokens()).map((t) => [t.name, t.revoked])).toEqual([['ci', true]]);
+  });
+
+  it('keeps upstream bearer credentials', async () => {
+    const store = open(tempDir());
+    expect(await store.getUpstreamCredential('remote')).toBeUndefined();
+    await store.setUpstreamCredential('remote', 'secret-1');
+    await store.setUpstreamCredential('remote', 'secret-2');
+    expect(await store.getUpstreamCredential('remote')).toBe('secret-2');
+    expect(await store.deleteUpstreamCredential('remote')).toBe(true);
+    expect(await store.deleteUpstreamCredential('remote')).toBe(false);
+  });
+
+  it('appends and queries the activity log: filters, newest first, paging', async () => {
+    const store = open(tempDir());
+    const base = Date.parse('2026-01-01T00:00:00.000Z');
+    for (let i = 0; i < 10; i += 1) {
+      await store.appendActivity({
+        type: i % 2 === 0 ? 'preflight' : 'tool_call',
+        timestamp: new Date(base + i * 60_000).toISOString(),
+        status: 'success',
+        ...(i % 2 === 0 ? { surface: 'rest' } : {}),
+        request_id: `req-${i}`,
+        metadata: { n: i, nested: { ok: true } },
+      });
+    }
+    const all = await store.queryActivity({});
+    expect(all.map((r) => r.request_id)).toEqual(['req-9', 'req-8', 'req-7', 'req-6', 'req-5', 'req-4', 'req-3', 'req-2', 'req-1', 'req-0']);
+    expect(all[0]).toEqual({
+      id: 10,
+      type: 'tool_call',
+      timestamp: '2026-01-01T00:09:00.000Z',
+      status: 'success',
+      request_id: 'req-9',
+      metadata: { n: 9, nested: { ok: true } },
+    });
+    expect((await store.queryActivity({ type: 'preflight' })).map((r) => r.request_id)).toEqual(['req-8', 'req-6', 'req-4', 'req-2', 'req-0']);
+    expect((await store.queryActivity({ request_id: 'req-3' })).map((r) => r.id)).toEqual([4]);
+    const window = await store.queryActivity({ since: '2026-01-01T00:02:00Z', until: '2026-01-01T00:04:00Z' });
+    expect(window.map((r) => r.request_id)).toEqual(['req-4', 'req-3', 'req-2']);
+    expect((await store.queryActivity({ limit: 3, offset: 2 })).map((r) => r.request_id)).toEqual(['req-7', 'req-6', 'req-5']);
+    await expect(store.queryActivity({ since: 'yesterday' })).rejects.toThrow(RangeError);
+  });
+
+  it('orders by timestamp even when records arrive out of order', async () => {
+    const store = open(tempDir());
+    await store.appendActivity({ type: 't', timestamp: '2026-01-02T00:00:00Z', status: 's', request_id: 'late', metadata: {} });
+    await store.appendActivity({ type: 't', timestamp: '2026-01-01T00:00:00Z', status: 's', request_id: 'early', metadata: {} });
+    expect((await store.queryActivity({})).map((r) => r.request_id)).toEqual(['late', 'early']);
+  });
+
+  it('prunes the activity log by age and by count', async () => {
+    const store = open(tempDir());
+    const now = new Date('2026-03-31T00:00:00Z');
+    for (let day = 0; day < 40; day += 1) {
+      await store.appendActivity({
+        type: 'preflight',
+        timestamp: new Date(now.getTime() - day * 86_400_000 - 1000).toISOString(),
+        status: 'success',
+        request_id: `d${day}`,
+        metadata: {},
+      });
+    }
+    expect(await store.pruneActivity({ maxRecords: 10_000, maxAgeDays: 30 }, now)).toBe(10);
+    expect((await store.queryActivity({ limit: 1000 })).length).toBe(30);
+    expect(await store.pruneActivity({ maxRecords: 5, maxAgeDays: 30 }, now)).toBe(25);
+    expect((await store.queryActivity({ limit: 1000 })).map((r) => r.request_id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
+  });
+
+  it('rejects calls after close instead of answering from a dead handle', async () => {
+    const store = open(tempDir());
+    store.close();
+    store.close();
+    await expect(store.listApprovals()).rejects.toThrow();
+  });
+});
