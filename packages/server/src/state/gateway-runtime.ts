@@ -1,0 +1,45 @@
+import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerSnapshot } from '@mcpproxy/evaluator';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+
+/** One indexed tool with the definition the upstream listed (name = upstream name, unprefixed). */
+export interface ServedTool extends IndexedTool {
+  readonly definition: Tool;
+}
+
+export interface RuntimeServerSnapshot extends ServerSnapshot {
+  readonly tools: ReadonlyMap<string, ServedTool>;
+  readonly transport: 'stdio' | 'http';
+}
+
+export interface RuntimeSnapshot extends GatewaySnapshot {
+  readonly servers: ReadonlyMap<string, RuntimeServerSnapshot>;
+}
+
+/** Immutable, one per snapshot version: what every surface reads (never live mutable state). */
+export interface PublishedState {
+  readonly snapshot: RuntimeSnapshot;
+  readonly prepared: PreparedSnapshot;
+}
+
+export interface GatewayRuntime {
+  /** O(1): the last published state. */
+  current(): PublishedState;
+  /** Called after every publish; returns the unsubscribe function. */
+  subscribe(listener: (state: PublishedState) => void): () => void;
+  /**
+   * Forwards a call to the upstream and returns its result unchanged (tool errors included).
+   * The caller has already gated it; this refuses only what must never reach an upstream
+   * (unknown, disabled or quarantined server, no live connection) by rejecting with an
+   * RuntimeError (runtime-error.ts).
+   */
+  callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult>;
+  /** Every JSON-RPC message sent to any upstream since start (for zero-I/O tests). */
+  upstreamMessageCount(): number;
+  /** Unquarantining approves the server's current tools as the baseline. */
+  setQuarantined(server: string, on: boolean): Promise<void>;
+  setEnabled(server: string, on: boolean): Promise<void>;
+  restart(server: string): Promise<void>;
+  approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void>;
+  setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void>;
+  close(): Promise<void>;
+}
