@@ -21,6 +21,36 @@ export default tseslint.config(
       ],
     },
   },
+  (() => {
+    // @mcpproxy/evaluator is pure: no I/O, no clock, no randomness, no dependency but
+    // @mcpproxy/schema. Its test (packages/evaluator/test/purity-lint.test.ts) proves each ban fires.
+    const builtins = 'assert|async_hooks|buffer|child_process|cluster|console|constants|crypto|dgram|diagnostics_channel|dns|domain|events|fs|http|http2|https|inspector|module|net|os|path|perf_hooks|process|punycode|querystring|readline|repl|stream|string_decoder|sys|timers|tls|trace_events|tty|url|util|v8|vm|wasi|worker_threads|zlib';
+    const network = 'undici|node-fetch|cross-fetch|isomorphic-fetch|axios|got|ky|ws|superagent|request|needle|socket\\.io-client';
+    const pure = 'The evaluator is pure: no I/O, clock, randomness or global state.';
+    return {
+      files: ['packages/evaluator/src/**/*.ts'],
+      rules: {
+        'no-restricted-imports': ['error', {
+          patterns: [
+            { regex: '^node:', message: `${pure} No Node built-ins.` },
+            { regex: `^(${builtins})(/.*)?$`, message: `${pure} No Node built-ins.` },
+            { regex: `^(${network})(/.*)?$`, message: `${pure} No network clients.` },
+            { regex: `^(?!\\.{1,2}/|@mcpproxy/schema$|node:)(?!(${builtins}|${network})(/.*)?$)`, message: 'The evaluator depends on @mcpproxy/schema only.' },
+          ],
+        }],
+        'no-restricted-globals': ['error',
+          ...['Date', 'fetch', 'process', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'performance', 'crypto',
+            'clearTimeout', 'clearInterval', 'clearImmediate', 'require', 'module', 'globalThis', 'global', 'Buffer',
+            'XMLHttpRequest', 'WebSocket', 'EventSource', 'navigator', 'Intl'].map((name) => ({ name, message: pure })),
+        ],
+        'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: pure }],
+        'no-restricted-syntax': ['error',
+          { selector: "ImportDeclaration[source.value=/(^|\\/)(utils|helpers|misc|common)(\\.[jt]s)?$/]", message: 'Name a module after the one idea it holds.' },
+          { selector: 'ImportExpression', message: `${pure} No dynamic import.` },
+        ],
+      },
+    };
+  })(),
   {
     files: ['**/*.test.ts', '**/*.test-d.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -1,0 +1,94 @@
+import { checkPolicy, type PolicyExclusion } from './check-policy.js';
+import { classifyTool } from './classify-tool.js';
+import { connectionCause } from './connection-cause.js';
+import { connectionGate } from './connection-gate.js';
+import { aggregateVerdict } from './aggregate-verdict.js';
+import type { WordingValues } from './fill-wording.js';
+import { parseToolId } from './parse-tool-id.js';
+import { checkPin } from './pin-check.js';
+import type { PreparedSnapshot } from './prepare-snapshot.js';
+import { querySuggestions } from './query-suggestions.js';
+import type { EvaluationContext, Policy, PreflightRequest, RequestedTool } from './request.js';
+import { isServerInScope, resolveScope } from './resolve-scope.js';
+import type { Evaluation, ToolResult } from './result.js';
+import { isWireToolHash } from './tool-hash.js';
+import { unavailableResult, type UnavailableCause } from './unavailable-result.js';
+
+interface Evaluator {
+  readonly prepared: PreparedSnapshot;
+  readonly context: EvaluationContext;
+  readonly policy: Policy | undefined;
+  /** Computed at most once per request, and only when a suggestion is needed. */
+  visible(): ReadonlySet<string>;
+}
+
+function policyCause(exclusion: PolicyExclusion, values: WordingValues): UnavailableCause {
+  const filled: WordingValues = { ...values, annotation: exclusion.annotation, policy_rule: exclusion.rule };
+  if (exclusion.value !== undefined) return { code: exclusion.reason, values: { ...filled, annotation_value: String(exclusion.value) } };
+  return { code: exclusion.reason, values: filled };
+}
+
+function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult {
+  const { snapshot } = evaluator.prepared;
+  const { tier, scope } = evaluator.context;
+  const id = requested.id;
+  const parsed = parseToolId(id);
+  if (!parsed.ok) return unavailableResult(id, { code: 'not_found', variant: 'malformed', values: {} });
+  const { server: serverName, tool } = parsed;
+  const canonical = `${serverName}:${tool}`;
+  const values: WordingValues = { id: canonical, server: serverName, tool };
+  const notFound = (): ToolResult =>
+    unavailableResult(id, { code: 'not_found', values }, querySuggestions(evaluator.prepared.suggestions, canonical, evaluator.visible()));
+
+  // Gates 1-2. The agent tier must not learn which servers exist outside its scope, so both
+  // collapse into the very not_found an unknown tool gets.
+  const server = snapshot.servers.get(serverName);
+  if (server === undefined) return tier === 'operator' ? unavailableResult(id, { code: 'server_not_configured', values }) : notFound();
+  if (!isServerInScope(snapshot, scope, serverName)) {
+    return tier === 'operator' ? unavailableResult(id, { code: 'server_not_in_scope', values }) : notFound();
+  }
+  if (server.quarantined) return unavailableResult(id, { code: 'server_quarantined', values });
+  if (!server.enabled) return unavailableResult(id, { code: 'server_disabled', values });
+
+  const indexed = server.tools.get(tool);
+  const approval = server.approvals.get(tool);
+  const connection = connectionGate(server.connection.state);
+  // Gate 5: a server that is not ready cannot tell whether the tool exists, so its connection
+  // verdict answers instead of not_found.
+  if (indexed === undefined && approval === undefined) {
+    return connection === undefined ? notFound() : unavailableResult(id, connectionCause(connection, server.connection, values));
+  }
+  const gate = classifyTool(server, tool, snapshot.tool_quarantine);
+  if (gate !== undefined) return unavailableResult(id, { code: gate, values });
+  const stored = indexed?.hash ?? approval?.current_hash ?? approval?.approved_hash;
+  if (requested.pin !== undefined) {
+    const mismatch = checkPin(requested.pin, stored, tier);
+    if (mismatch !== undefined) {
+      const cause: UnavailableCause = { code: 'hash_mismatch', values: { ...values, ...mismatch.values } };
+      return unavailableResult(id, mismatch.variant === undefined ? cause : { ...cause, variant: mismatch.variant });
+    }
+  }
+  if (connection !== undefined) return unavailableResult(id, connectionCause(connection, server.connection, values));
+  const exclusion = checkPolicy(indexed?.annotations, evaluator.policy);
+  if (exclusion !== undefined) return unavailableResult(id, policyCause(exclusion, values));
+
+  const ready: ToolResult = { id, status: 'ready' };
+  if (tier === 'operator' && stored !== undefined && isWireToolHash(stored)) ready.hash = stored;
+  return ready;
+}
+
+/**
+ * One verdict per requested ID, in request order, and the set verdict. Pure: the same prepared
+ * snapshot, request and context always give byte-identical output.
+ */
+export function evaluate(prepared: PreparedSnapshot, request: PreflightRequest, context: EvaluationContext): Evaluation {
+  let visible: ReadonlySet<string> | undefined;
+  const evaluator: Evaluator = {
+    prepared,
+    context,
+    policy: request.policy,
+    visible: () => (visible ??= resolveScope(prepared.snapshot, context.scope)),
+  };
+  const tools = request.tools.map((requested) => evaluateOne(evaluator, requested));
+  return { verdict: aggregateVerdict(tools), tools };
+}
