@@ -32,7 +32,7 @@ if (typeof options === 'string') {
   process.stderr.write(`${options}\n`);
   process.exit(2);
 }
-const outcome = runCodegen(options.root, options.write);
+const outcome = await runCodegen(options.root, options.write);
 for (const line of outcome.written) process.stdout.write(`wrote ${line}\n`);
 for (const problem of outcome.problems) process.stderr.write(`[${problem.code}] ${problem.message}\n`);
 if (outcome.problems.length > 0) process.exit(1);

@@ -2,10 +2,22 @@
 // start from this one list.
 import type { GeneratedFile } from './generated-file.js';
 import { emitRegistry } from './emit-registry.js';
+import { emitResolvedSchema } from './emit-resolved-schema.js';
+import { emitTypes } from './emit-types.js';
+import { emitValidatorsDts, emitValidatorsJs } from './emit-validators.js';
 import type { Spec } from './load-spec.js';
+import { buildSchemaSet } from './schema-set.js';
 
 const GENERATED = 'packages/schema/src/generated';
 
-export function generate(spec: Spec): GeneratedFile[] {
-  return [{ path: `${GENERATED}/registry.ts`, content: emitRegistry(spec) }];
+export async function generate(spec: Spec): Promise<GeneratedFile[]> {
+  const set = buildSchemaSet(spec);
+  return [
+    { path: `${GENERATED}/registry.ts`, content: emitRegistry(spec) },
+    { path: `${GENERATED}/types.ts`, content: await emitTypes(spec, set) },
+    { path: `${GENERATED}/validators.js`, content: emitValidatorsJs(set) },
+    { path: `${GENERATED}/validators.d.ts`, content: emitValidatorsDts(set) },
+    { path: `${GENERATED}/schema.strict.json`, content: emitResolvedSchema(set, 'strict') },
+    { path: `${GENERATED}/schema.lenient.json`, content: emitResolvedSchema(set, 'lenient') },
+  ];
 }

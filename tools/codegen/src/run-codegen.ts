@@ -10,11 +10,11 @@ export interface CodegenOutcome {
   readonly written: readonly string[];
 }
 
-export function runCodegen(root: string, write: boolean): CodegenOutcome {
+export async function runCodegen(root: string, write: boolean): Promise<CodegenOutcome> {
   const paths = repoPaths(root);
   try {
     const spec = loadSpec(paths);
-    const files = generate(spec);
+    const files = await generate(spec);
     if (write) return { problems: [], written: writeGenerated(paths.root, files).map((d) => d.path) };
     return { problems: driftProblems(findDrift(paths.root, files)), written: [] };
   } catch (error) {
