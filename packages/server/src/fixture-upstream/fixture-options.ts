@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+
+export interface FixtureOptions {
+  /** Serve Streamable HTTP on 127.0.0.1:<port> (0 = any free port); absent = stdio. */
+  readonly httpPort?: number;
+  readonly toolsFile?: string;
+  /** Use the bundled demo tools (when no tools file is given). */
+  readonly demo: boolean;
+  readonly startDelayMs: number;
+  /** HTTP only: answer 401 unless `Authorization: Bearer <token>`. */
+  readonly requireToken?: string;
+  readonly countFile?: string;
+  readonly pageSize: number;
+  readonly name: string;
+}
+
+export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options]
+  --http PORT           serve Streamable HTTP on 127.0.0.1:PORT (0 = free port) instead of stdio;
+                        prints {"url": ...} on stdout once listening
+  --tools FILE          tool list (JSON); re-read on SIGHUP, which also sends tools/list_changed
+  --demo                the bundled demo tools (default when no --tools)
+  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
+  --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"
+  --count-file FILE     write the number of JSON-RPC messages received to FILE after each one
+  --page-size N         paginate tools/list by N (default: one page)
+  --name NAME           serverInfo name (default mcp-fixture)
+SIGUSR2 or calling the unlisted tool "exit" makes the process exit.`;
+
+export type ParsedFixtureOptions = { ok: true; options: FixtureOptions } | { ok: false; message: string };
+
+export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: {
+        http: { type: 'string' },
+        tools: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        'start-delay-ms': { type: 'string' },
+        'require-token': { type: 'string' },
+        'count-file': { type: 'string' },
+        'page-size': { type: 'string' },
+        name: { type: 'string' },
+      },
+    }));
+  } catch (cause) {
+    return { ok: false, message: cause instanceof Error ? cause.message : String(cause) };
+  }
+  const port = optionalInteger(values.http, '--http', 0, 65_535);
+  const delay = optionalInteger(values['start-delay-ms'], '--start-delay-ms', 0, 3_600_000);
+  const pageSize = optionalInteger(values['page-size'], '--page-size', 1, 1_000_000);
+  for (const parsed of [port, delay, pageSize]) if (!parsed.ok) return parsed;
+  if (values['require-token'] !== undefined && values.http === undefined) {
+    return { ok: false, message: '--require-token needs --http' };
+  }
+  return {
+    ok: true,
+    options: {
+      ...(port.ok && port.value !== undefined ? { httpPort: port.value } : {}),
+      ...(values.tools === undefined ? {} : { toolsFile: values.tools }),
+      demo: values.demo === true || values.tools === undefined,
+      startDelayMs: (delay.ok ? delay.value : undefined) ?? 0,
+      ...(values['require-token'] === undefined ? {} : { requireToken: values['require-token'] }),
+      ...(values['count-file'] === undefined ? {} : { countFile: values['count-file'] }),
+      pageSize: (pageSize.ok ? pageSize.value : undefined) ?? 0,
+      name: values.name ?? 'mcp-fixture',
+    },
+  };
+}
+
+function optionalInteger(
+  raw: string | undefined,
+  flag: string,
+  min: number,
+  max: number,
+): { ok: true; value: number | undefined } | { ok: false; message: string } {
+  if (raw === undefined) return { ok: true, value: undefined };
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    return { ok: false, message: `${flag} must be an integer from ${min} to ${max}, got ${raw}` };
+  }
+  return { ok: true, value };
+}

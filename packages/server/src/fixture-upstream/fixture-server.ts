@@ -1,0 +1,63 @@
+import { Server } from '@modelcontextprotocol/server';
+import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
+import type { FixtureTool } from './fixture-tools.js';
+
+/** The name of the unlisted control tool that makes the fixture exit (an "unhealthy" upstream). */
+export const EXIT_TOOL = 'exit';
+
+export interface FixtureCatalog {
+  /** The current tool list (replaced on SIGHUP). */
+  tools(): readonly FixtureTool[];
+  /** tools/list page size; 0 = everything in one page. */
+  readonly pageSize: number;
+  readonly serverName: string;
+  /** Called when the control tool is invoked. */
+  exit(): void;
+}
+
+/**
+ * One low-level SDK server over the catalog. Low-level, because the fixture lists tool
+ * definitions exactly as the tools file gives them (raw JSON Schema, annotations, _meta).
+ */
+export function createFixtureServer(catalog: FixtureCatalog): Server {
+  const server = new Server({ name: catalog.serverName, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+
+  server.setRequestHandler('tools/list', (request): ListToolsResult => {
+    const tools = catalog.tools().map((tool) => tool.definition as unknown as Tool);
+    if (catalog.pageSize <= 0) return { tools };
+    const start = decodeCursor(request.params?.cursor);
+    const end = start + catalog.pageSize;
+    return { tools: tools.slice(start, end), ...(end < tools.length ? { nextCursor: String(end) } : {}) };
+  });
+
+  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const tool = catalog.tools().find((candidate) => candidate.definition.name === name);
+    if (tool === undefined) {
+      if (name === EXIT_TOOL) {
+        // Answer first, then go away: the caller sees the result, the gateway sees the exit.
+        setTimeout(() => catalog.exit(), 20);
+        return { content: [{ type: 'text', text: 'exiting' }] };
+      }
+      return { isError: true, content: [{ type: 'text', text: `unknown tool: ${name}` }] };
+    }
+    if (tool.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, tool.delayMs));
+    switch (tool.behavior.kind) {
+      case 'echo':
+        return { content: [{ type: 'text', text: JSON.stringify(args) }], structuredContent: args };
+      case 'error':
+        return { isError: true, content: [{ type: 'text', text: tool.behavior.message }] };
+      case 'canned':
+        return tool.behavior.result as CallToolResult;
+    }
+  });
+
+  return server;
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const start = Number.parseInt(cursor, 10);
+  return Number.isInteger(start) && start >= 0 ? start : 0;
+}

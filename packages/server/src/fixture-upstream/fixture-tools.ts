@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+
+/** What `tools/call` does for one fixture tool. */
+export type FixtureBehavior =
+  | { readonly kind: 'canned'; readonly result: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'echo' }
+  | { readonly kind: 'error'; readonly message: string };
+
+export interface FixtureTool {
+  /** The Tool object as listed (name, description, inputSchema, outputSchema?, annotations...). */
+  readonly definition: Readonly<Record<string, unknown>> & { readonly name: string };
+  readonly behavior: FixtureBehavior;
+  /** Answer the call only after this long (a slow or hanging tool). */
+  readonly delayMs: number;
+}
+
+/**
+ * The tools file: a JSON array (or `{ "tools": [...] }`) of entries
+ *   { name, title?, description?, inputSchema?, outputSchema?, annotations?, _meta?,
+ *     result?: CallToolResult, echo?: true, error?: string, delay_ms?: number }
+ * `result` is returned as is; `echo` returns the call's arguments as JSON text (and as
+ * structuredContent); `error` returns an isError result with that text. inputSchema defaults
+ * to {"type":"object"}.
+ */
+export function parseFixtureTools(value: unknown, source: string): FixtureTool[] {
+  const list = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value['tools']) ? value['tools'] : undefined;
+  if (list === undefined) throw new Error(`${source}: expected an array of tools or {"tools": [...]}`);
+  const seen = new Set<string>();
+  return list.map((entry: unknown, index: number) => {
+    if (!isRecord(entry) || typeof entry['name'] !== 'string' || entry['name'] === '') {
+      throw new Error(`${source}: tools[${index}] needs a non-empty string name`);
+    }
+    const { result, echo, error, delay_ms: delay, ...rest } = entry;
+    const name = entry['name'];
+    if (seen.has(name)) throw new Error(`${source}: tool ${name} is listed twice`);
+    seen.add(name);
+    return {
+      definition: { ...rest, name, inputSchema: isRecord(rest['inputSchema']) ? rest['inputSchema'] : { type: 'object' } },
+      behavior: behaviorOf(name, result, echo, error, source),
+      delayMs: typeof delay === 'number' && delay > 0 ? delay : 0,
+    };
+  });
+}
+
+export function readFixtureToolsFile(path: string): FixtureTool[] {
+  return parseFixtureTools(JSON.parse(readFileSync(path, 'utf8')) as unknown, path);
+}
+
+function behaviorOf(name: string, result: unknown, echo: unknown, error: unknown, source: string): FixtureBehavior {
+  if (echo === true) return { kind: 'echo' };
+  if (typeof error === 'string') return { kind: 'error', message: error };
+  if (result === undefined) return { kind: 'canned', result: { content: [{ type: 'text', text: `${name}: ok` }] } };
+  if (!isRecord(result)) throw new Error(`${source}: tool ${name}: result must be a CallToolResult object`);
+  return { kind: 'canned', result };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// The fixture upstream MCP server: tests and the embedded default spawn it
+// (`node dist/fixture-upstream/main.js --help`).
+import type { Server } from '@modelcontextprotocol/server';
+import { demoTools } from './demo-tools.js';
+import { serveFixtureHttp } from './fixture-http.js';
+import { FIXTURE_USAGE, parseFixtureOptions } from './fixture-options.js';
+import { createFixtureServer } from './fixture-server.js';
+import type { FixtureCatalog } from './fixture-server.js';
+import { serveFixtureStdio } from './fixture-stdio.js';
+import { readFixtureToolsFile } from './fixture-tools.js';
+import type { FixtureTool } from './fixture-tools.js';
+import { MessageCounter } from './message-counter.js';
+
+async function main(argv: readonly string[]): Promise<void> {
+  if (argv.includes('--help')) {
+    process.stdout.write(`${FIXTURE_USAGE}\n`);
+    return;
+  }
+  const parsed = parseFixtureOptions(argv);
+  if (!parsed.ok) {
+    process.stderr.write(`mcp-fixture: ${parsed.message}\n${FIXTURE_USAGE}\n`);
+    process.exit(2);
+  }
+  const options = parsed.options;
+  const load = (): FixtureTool[] => (options.toolsFile === undefined ? demoTools() : readFixtureToolsFile(options.toolsFile));
+  let tools = load();
+  const catalog: FixtureCatalog = {
+    tools: () => tools,
+    pageSize: options.pageSize,
+    serverName: options.name,
+    exit: () => process.exit(0),
+  };
+  const counter = new MessageCounter(options.countFile);
+  const ready = new Promise<void>((resolve) => setTimeout(resolve, options.startDelayMs));
+  const liveServers = new Set<Server>();
+  let notifyHttp = (): void => undefined;
+
+  process.on('SIGUSR2', () => process.exit(0));
+  process.on('SIGHUP', () => {
+    try {
+      tools = load();
+    } catch (cause) {
+      process.stderr.write(`mcp-fixture: reload failed, keeping the old tools: ${String(cause)}\n`);
+      return;
+    }
+    for (const server of liveServers) void server.sendToolListChanged().catch(() => undefined);
+    notifyHttp();
+  });
+
+  if (options.httpPort === undefined) {
+    await ready;
+    serveFixtureStdio(() => createFixtureServer(catalog), counter, (server) => liveServers.add(server));
+    return;
+  }
+  const http = await serveFixtureHttp(() => createFixtureServer(catalog), counter, {
+    port: options.httpPort,
+    ready,
+    ...(options.requireToken === undefined ? {} : { requireToken: options.requireToken }),
+  });
+  notifyHttp = () => http.notifyToolsChanged();
+  process.stdout.write(`${JSON.stringify({ url: http.url, pid: process.pid })}\n`);
+  process.on('SIGTERM', () => void http.close().then(() => process.exit(0)));
+}
+
+main(process.argv.slice(2)).catch((cause: unknown) => {
+  process.stderr.write(`mcp-fixture: ${cause instanceof Error ? cause.message : String(cause)}\n`);
+  process.exit(1);
+});
