@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Registry } from '../src/registry-model.js';
+import { registryConsistency } from '../src/registry-consistency.js';
+import { REAL_ROOT } from './temp-repo.js';
+
+const registry = JSON.parse(readFileSync(join(REAL_ROOT, 'spec', 'reasons.json'), 'utf8')) as Registry;
+
+function withReason(code: string, patch: Record<string, unknown>): Registry {
+  const copy = structuredClone(registry) as unknown as { reasons: Record<string, Record<string, unknown>> };
+  Object.assign(copy.reasons[code]!, patch);
+  return copy as unknown as Registry;
+}
+
+describe('registry self-consistency', () => {
+  it('holds for spec/reasons.json', () => {
+    expect(registryConsistency(registry)).toEqual([]);
+  });
+
+  it.each([
+    ['exit code against the verdict', 'tool_changed', { exit_code: 12 }, "exit_code 12 differs from verdict blocked's 11"],
+    ['retryable against the class', 'tool_changed', { retryable: true }, 'retryable must be true exactly when class is retryable'],
+    ['retryable class against the verdict', 'server_initializing', { verdict: 'blocked', exit_code: 11 }, 'a retryable class sets verdict degraded_retryable'],
+    ['default action in the vocabulary', 'tool_changed', { action: 'reboot' }, 'action reboot is not in actions'],
+    ['diagnostic actions include the default', 'server_unhealthy', { diagnostic_actions: ['restart', 'login'] }, 'diagnostic_actions must include the default action'],
+    ['a reserved code has no surface', 'server_saturated', { surfaces: { rest_operator: true, rest_agent: false, rider: false, check: false, resolve: false } }, 'a reserved code is never emitted'],
+    ['wording placeholders', 'tool_changed', { wording: { detail: 'Tool {tool_name} changed.', remediation: 'x' } }, 'placeholder {tool_name} is not one of'],
+    ['since not after the settings version', 'tool_changed', { since: 2 }, 'since 2 is after settings_version 1'],
+  ])('checks %s', (_name, code, patch, message) => {
+    const problems = registryConsistency(withReason(code, patch));
+    expect(problems.map((p) => p.code)).toContain('registry_inconsistent');
+    expect(problems.map((p) => p.message).join('\n')).toContain(message);
+  });
+});
