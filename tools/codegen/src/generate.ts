@@ -1,6 +1,7 @@
 // Everything codegen derives from spec/, as a list of files; writing and drift checking both
 // start from this one list.
 import type { GeneratedFile } from './generated-file.js';
+import { emitFixtures } from './emit-fixtures.js';
 import { emitOpenApi } from './emit-openapi.js';
 import { emitRegistry } from './emit-registry.js';
 import { emitResolvedSchema } from './emit-resolved-schema.js';
@@ -21,5 +22,6 @@ export async function generate(spec: Spec): Promise<GeneratedFile[]> {
     { path: `${GENERATED}/schema.strict.json`, content: emitResolvedSchema(set, 'strict') },
     { path: `${GENERATED}/schema.lenient.json`, content: emitResolvedSchema(set, 'lenient') },
     { path: 'packages/schema/openapi.json', content: emitOpenApi(spec, set) },
+    ...emitFixtures(spec, set),
   ];
 }
