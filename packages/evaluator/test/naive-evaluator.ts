@@ -1,0 +1,242 @@
+// A deliberately naive reference evaluator, written straight from preflight-facts.md sections
+// 1-6 and the evaluator brief: straight-line gates, brute-force suggestions (full Levenshtein
+// over every candidate), its own copy of the table's retryable and default action. Only the
+// wording text comes from the registry (it is defined nowhere else). The property tests compare
+// the real evaluator with it.
+import { REASONS } from '@mcpproxy/schema';
+import type { GatewaySnapshot, PreflightRequest, EvaluationContext, ServerSnapshot } from '../src/index.js';
+
+type Result = Record<string, unknown>;
+
+// preflight-facts.md section 1: retryable and default action (undefined = no action).
+const TABLE: Record<string, { retryable: boolean; action: string | undefined; verdict: string }> = {
+  server_initializing: { retryable: true, action: undefined, verdict: 'degraded_retryable' },
+  server_unhealthy: { retryable: true, action: 'view_logs', verdict: 'degraded_retryable' },
+  server_disabled: { retryable: false, action: 'enable', verdict: 'blocked' },
+  server_quarantined: { retryable: false, action: 'approve', verdict: 'blocked' },
+  tool_pending_approval: { retryable: false, action: 'approve', verdict: 'blocked' },
+  tool_changed: { retryable: false, action: 'approve', verdict: 'blocked' },
+  tool_blocked_by_user: { retryable: false, action: 'enable', verdict: 'blocked' },
+  oauth_required: { retryable: false, action: 'login', verdict: 'blocked' },
+  hash_mismatch: { retryable: false, action: 'configure', verdict: 'blocked' },
+  server_not_in_scope: { retryable: false, action: 'configure', verdict: 'blocked' },
+  tool_denied_by_config: { retryable: false, action: 'configure', verdict: 'blocked' },
+  missing_annotation: { retryable: false, action: 'configure', verdict: 'blocked' },
+  policy_filtered: { retryable: false, action: undefined, verdict: 'blocked' },
+  not_found: { retryable: false, action: 'configure', verdict: 'unknown_ids' },
+  server_not_configured: { retryable: false, action: 'configure', verdict: 'unknown_ids' },
+};
+export const NAIVE_TABLE = TABLE;
+export const NAIVE_VERDICT_ORDER = ['ready', 'degraded_retryable', 'blocked', 'unknown_ids'];
+
+function wording(code: string, variant: string | undefined, part: 'detail' | 'remediation'): string {
+  const entry = (REASONS as Record<string, { wording: { detail: string; remediation: string; variants?: Record<string, { detail?: string; remediation?: string }> } }>)[code]!;
+  const fromVariant = variant === undefined ? undefined : entry.wording.variants?.[variant]?.[part];
+  return fromVariant ?? entry.wording[part];
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  let out = '';
+  let i = 0;
+  while (i < template.length) {
+    const open = template.indexOf('{', i);
+    if (open < 0) break;
+    const close = template.indexOf('}', open);
+    if (close < 0) break;
+    const name = template.slice(open + 1, close);
+    out += template.slice(i, open);
+    if (/^[a-z_]+$/.test(name) && Object.prototype.hasOwnProperty.call(values, name)) {
+      out += values[name];
+      i = close + 1;
+    } else {
+      out += '{';
+      i = open + 1;
+    }
+  }
+  return out + template.slice(i);
+}
+
+function fail(id: string, code: string, values: Record<string, string>, extra: { variant?: string; action?: string; suggestions?: string[] } = {}): Result {
+  const row = TABLE[code]!;
+  const result: Result = { id, status: 'unavailable', reason: code, retryable: row.retryable };
+  const action = extra.action ?? row.action;
+  if (action !== undefined) result['action'] = action;
+  result['detail'] = fill(wording(code, extra.variant, 'detail'), values);
+  result['remediation'] = fill(wording(code, extra.variant, 'remediation'), values);
+  if (extra.suggestions !== undefined && extra.suggestions.length > 0) result['did_you_mean'] = extra.suggestions;
+  return result;
+}
+
+function levenshtein(a: string[], b: string[]): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([]);
+    for (let j = 0; j <= b.length; j++) {
+      if (i === 0) rows[i]![j] = j;
+      else if (j === 0) rows[i]![j] = i;
+      else {
+        rows[i]![j] = Math.min(
+          rows[i - 1]![j]! + 1,
+          rows[i]![j - 1]! + 1,
+          rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+      }
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+function startsWithRunes(long: string[], short: string[]): boolean {
+  if (short.length > long.length) return false;
+  for (let i = 0; i < short.length; i++) if (long[i] !== short[i]) return false;
+  return true;
+}
+
+export function naiveInScope(snapshot: GatewaySnapshot, context: EvaluationContext, name: string): boolean {
+  const scope = context.scope;
+  if (scope.allowed_servers !== '*' && scope.allowed_servers.indexOf(name) === -1) return false;
+  for (const profile of [scope.profile_pin, scope.active_profile]) {
+    if (profile === undefined) continue;
+    const members = snapshot.profiles.get(profile);
+    if (members === undefined || members.indexOf(name) === -1) return false;
+  }
+  return true;
+}
+
+function naiveGate(server: ServerSnapshot, toolName: string, quarantine: boolean): string | undefined {
+  if (server.enabled_tools.length > 0 && server.enabled_tools.indexOf(toolName) === -1) return 'tool_denied_by_config';
+  if (server.disabled_tools.indexOf(toolName) !== -1) return 'tool_denied_by_config';
+  const record = server.approvals.get(toolName);
+  if (record && record.user_disabled) return 'tool_blocked_by_user';
+  if (record && quarantine && !server.auto_approve_tool_changes && record.status === 'changed') return 'tool_changed';
+  if (record && quarantine && !server.auto_approve_tool_changes && record.status === 'pending') return 'tool_pending_approval';
+  return undefined;
+}
+
+export function naiveSuggestions(snapshot: GatewaySnapshot, context: EvaluationContext, query: string): string[] {
+  const names = new Set<string>();
+  for (const [serverName, server] of snapshot.servers) {
+    if (!server.enabled || server.quarantined || !naiveInScope(snapshot, context, serverName)) continue;
+    for (const toolName of server.tools.keys()) {
+      if (naiveGate(server, toolName, snapshot.tool_quarantine) === undefined) names.add(`${serverName}:${toolName}`);
+    }
+  }
+  const q = Array.from(query);
+  const ranked: { prefix: boolean; distance: number; name: string }[] = [];
+  for (const name of names) {
+    if (name === query) continue;
+    const n = Array.from(name);
+    const prefix = startsWithRunes(n, q) || startsWithRunes(q, n);
+    const distance = levenshtein(q, n);
+    if (prefix || distance <= 2) ranked.push({ prefix, distance, name });
+  }
+  ranked.sort((a, b) => {
+    if (a.prefix !== b.prefix) return a.prefix ? -1 : 1;
+    if (a.distance !== b.distance) return a.distance - b.distance;
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  });
+  return ranked.slice(0, 3).map((entry) => entry.name);
+}
+
+const PIN = /^sha256\/v([1-9][0-9]*):([0-9a-f]{64})$/;
+const WIRE_HASH = /^sha256\/v[1-9][0-9]{0,8}:[0-9a-f]{64}$/;
+
+function shownError(lastError: string | undefined): string {
+  if (!lastError) return 'no error recorded';
+  const runes = Array.from(lastError);
+  return runes.length <= 1000 ? lastError : runes.slice(0, 999).join('') + '…';
+}
+
+export function naiveEvaluateOne(snapshot: GatewaySnapshot, id: string, pin: string | undefined, policy: PreflightRequest['policy'], context: EvaluationContext): Result {
+  const colon = id.indexOf(':');
+  const serverName = colon === -1 ? '' : id.slice(0, colon).trim();
+  const toolName = colon === -1 ? '' : id.slice(colon + 1).trim();
+  if (serverName === '' || toolName === '') return fail(id, 'not_found', {}, { variant: 'malformed' });
+  const canonical = serverName + ':' + toolName;
+  const values: Record<string, string> = { id: canonical, server: serverName, tool: toolName };
+  const notFound = (): Result => fail(id, 'not_found', values, { suggestions: naiveSuggestions(snapshot, context, canonical) });
+  const agent = context.tier === 'agent';
+
+  const server = snapshot.servers.get(serverName);
+  if (!server) return agent ? notFound() : fail(id, 'server_not_configured', values);
+  if (!naiveInScope(snapshot, context, serverName)) return agent ? notFound() : fail(id, 'server_not_in_scope', values);
+  if (server.quarantined) return fail(id, 'server_quarantined', values);
+  if (!server.enabled) return fail(id, 'server_disabled', values);
+
+  const state = server.connection.state;
+  const connectionVerdict = (): Result | undefined => {
+    if (state === 'ready') return undefined;
+    if (state === 'pending_auth') return fail(id, 'oauth_required', values);
+    if (state === 'error' || state === 'disconnected') {
+      const diagnosed = server.connection.diagnostic_action;
+      const withError = { ...values, last_error: shownError(server.connection.last_error) };
+      if (diagnosed === 'restart' || diagnosed === 'login' || diagnosed === 'view_logs') {
+        return fail(id, 'server_unhealthy', withError, { action: diagnosed, variant: diagnosed });
+      }
+      return fail(id, 'server_unhealthy', withError);
+    }
+    return fail(id, 'server_initializing', values);
+  };
+
+  const indexed = server.tools.get(toolName);
+  const record = server.approvals.get(toolName);
+  if (!indexed && !record) return connectionVerdict() ?? notFound();
+
+  const gate = naiveGate(server, toolName, snapshot.tool_quarantine);
+  if (gate) return fail(id, gate, values);
+
+  let stored: string | undefined;
+  if (indexed) stored = indexed.hash;
+  else if (record && record.current_hash !== undefined) stored = record.current_hash;
+  else if (record) stored = record.approved_hash;
+
+  if (pin !== undefined) {
+    const pinned = PIN.exec(pin);
+    const current = stored === undefined ? null : PIN.exec(stored);
+    if (!pinned) return fail(id, 'hash_mismatch', values, { variant: 'unparseable' });
+    if (!current) return fail(id, 'hash_mismatch', values, { variant: 'no_stored_hash' });
+    if (pinned[1] !== current[1]) {
+      return fail(id, 'hash_mismatch', { ...values, pinned_version: pinned[1]!, current_version: current[1]! }, { variant: 'hash_schema_version' });
+    }
+    if (pinned[2] !== current[2]) {
+      if (agent) return fail(id, 'hash_mismatch', values);
+      return fail(id, 'hash_mismatch', { ...values, pinned: pin, current: stored! }, { variant: 'differs_operator' });
+    }
+  }
+
+  const connection = connectionVerdict();
+  if (connection) return connection;
+
+  const hints = indexed?.annotations ?? {};
+  const exclude = (rule: string, annotation: string, value: unknown, wanted: boolean): Result | undefined => {
+    if (value !== true && value !== false) return fail(id, 'missing_annotation', { ...values, annotation, policy_rule: rule });
+    if (value !== wanted) return fail(id, 'policy_filtered', { ...values, annotation, policy_rule: rule, annotation_value: String(value) });
+    return undefined;
+  };
+  if (policy?.read_only_only === true) {
+    const out = exclude('read_only_only', 'readOnlyHint', hints.readOnlyHint, true);
+    if (out) return out;
+  }
+  if (policy?.exclude_destructive === true && hints.readOnlyHint !== true) {
+    const out = exclude('exclude_destructive', 'destructiveHint', hints.destructiveHint, false);
+    if (out) return out;
+  }
+  if (policy?.exclude_open_world === true) {
+    const out = exclude('exclude_open_world', 'openWorldHint', hints.openWorldHint, false);
+    if (out) return out;
+  }
+
+  const ready: Result = { id, status: 'ready' };
+  if (!agent && stored !== undefined && WIRE_HASH.test(stored)) ready['hash'] = stored;
+  return ready;
+}
+
+export function naiveEvaluate(snapshot: GatewaySnapshot, request: PreflightRequest, context: EvaluationContext): { verdict: string; tools: Result[] } {
+  const tools = request.tools.map((entry) => naiveEvaluateOne(snapshot, entry.id, entry.pin, request.policy, context));
+  let worst = 0;
+  for (const result of tools) {
+    const verdict = result['status'] === 'ready' ? 'ready' : (TABLE[result['reason'] as string]?.verdict ?? 'blocked');
+    worst = Math.max(worst, NAIVE_VERDICT_ORDER.indexOf(verdict));
+  }
+  return { verdict: NAIVE_VERDICT_ORDER[worst]!, tools };
+}
