@@ -28,7 +28,7 @@ function probeServer(context: McpSessionContext): Server {
 async function startProbeGateway(requireAuth: boolean): Promise<{ http: RunningHttpServer; endpoint: McpEndpoint }> {
   const endpoint = createMcpEndpoint({ createServer: probeServer });
   const policy = {
-    tokens: createAgentTokenLookup([() => [{ name: 'ci', sha256: sha256Hex(TOKEN), allowed_servers: ['alpha'], profile: 'dev' }]]),
+    tokens: createAgentTokenLookup([{ name: 'ci', sha256: sha256Hex(TOKEN), allowed_servers: ['alpha'], profile: 'dev' }]),
     requireAuth,
     profileExists: (name: string) => name === 'dev',
   };

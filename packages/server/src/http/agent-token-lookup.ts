@@ -7,32 +7,47 @@ export interface AgentTokenGrant {
   readonly profile?: string;
 }
 
-/** A token as stored: only the SHA-256 of the secret is ever kept. */
+/** A token as kept in memory from the config: only the SHA-256 of the secret. */
 export interface HashedAgentToken extends AgentTokenGrant {
-  readonly sha256: string; // 64 lowercase hex
+  readonly sha256: string; // 64 hex
+}
+
+/** Tokens created at run time live in the store, found by the hash of their secret. */
+export interface StoredTokenSource {
+  findAgentTokenBySha256(tokenSha256: string): Promise<
+    { readonly name: string; readonly allowed_servers: readonly string[]; readonly profile?: string; readonly revoked: boolean } | undefined
+  >;
 }
 
 export interface AgentTokenLookup {
-  find(secret: string): AgentTokenGrant | undefined;
+  find(secret: string): Promise<AgentTokenGrant | undefined>;
 }
 
 /**
- * Matches a presented secret against every known token hash in constant time per entry, and visits
- * every entry whatever matches, so timing says nothing about which token (or how much of one) matched.
- * `sources` are read on every lookup, so tokens created at run time count at once.
+ * Config tokens are compared by SHA-256 in constant time, visiting every entry whatever matches, so
+ * timing says nothing about which token matched; run-time tokens are looked up in the store by
+ * the same hash (the secret itself is never stored or compared).
  */
-export function createAgentTokenLookup(sources: readonly (() => Iterable<HashedAgentToken>)[]): AgentTokenLookup {
+export function createAgentTokenLookup(configTokens: readonly HashedAgentToken[], store?: StoredTokenSource): AgentTokenLookup {
+  const hashed = configTokens.flatMap((token) => {
+    const digest = hexDigest(token.sha256);
+    return digest === undefined ? [] : [{ token, digest }];
+  });
   return {
-    find(secret) {
+    async find(secret) {
       const presented = createHash('sha256').update(secret, 'utf8').digest();
       let found: AgentTokenGrant | undefined;
-      for (const source of sources) {
-        for (const token of source()) {
-          const stored = hexDigest(token.sha256);
-          if (stored !== undefined && timingSafeEqual(stored, presented) && found === undefined) found = token;
-        }
+      for (const entry of hashed) {
+        if (timingSafeEqual(entry.digest, presented) && found === undefined) found = entry.token;
       }
-      return found;
+      if (found !== undefined || store === undefined) return found;
+      const stored = await store.findAgentTokenBySha256(presented.toString('hex'));
+      if (stored === undefined || stored.revoked) return undefined;
+      return {
+        name: stored.name,
+        allowed_servers: allowedServersOf(stored.allowed_servers),
+        ...(stored.profile === undefined ? {} : { profile: stored.profile }),
+      };
     },
   };
 }
@@ -41,7 +56,7 @@ export function sha256Hex(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** Normalises the config's allow-list: ["*"] (or any list containing "*") means every server. */
+/** The config's allow-list: ["*"] (a list containing "*") means every server. */
 export function allowedServersOf(list: readonly string[]): readonly string[] | '*' {
   return list.includes('*') ? '*' : list;
 }

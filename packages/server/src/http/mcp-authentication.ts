@@ -16,11 +16,11 @@ export type McpAuthentication =
  * The identity of one /mcp request: its bearer agent token (optional unless require_mcp_auth) and
  * the profile its path selects. Without a token the scope is every configured server.
  */
-export function authenticateMcpRequest(
+export async function authenticateMcpRequest(
   authorization: string | undefined,
   profile: string | undefined,
   policy: McpAuthenticationPolicy,
-): McpAuthentication {
+): Promise<McpAuthentication> {
   if (profile !== undefined && !policy.profileExists(profile)) {
     return { ok: false, status: 404, message: `Unknown profile: ${profile}` };
   }
@@ -35,7 +35,7 @@ export function authenticateMcpRequest(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   const secret = match?.[1];
   if (secret === undefined) return { ok: false, status: 401, message: 'Malformed Authorization header: expected "Bearer <token>"' };
-  const grant = policy.tokens.find(secret);
+  const grant = await policy.tokens.find(secret);
   if (grant === undefined) return { ok: false, status: 401, message: 'Unknown agent token' };
   return {
     ok: true,

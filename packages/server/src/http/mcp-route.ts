@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { jsonRpcErrorBody } from '../mcp/json-rpc-error-response.js';
 import type { McpEndpoint } from '../mcp/mcp-endpoint.js';
 import { identityAuthInfo, identityFromAuthInfo } from '../mcp/mcp-identity.js';
@@ -31,15 +31,18 @@ export function mcpRoute(endpoint: McpEndpoint, policy: McpAuthenticationPolicy,
         if (profile === undefined) return undefined;
       }
       return async (req, res) => {
-        const auth = authenticateMcpRequest(headerValue(req, 'authorization'), profile, policy);
+        const auth = await authenticateMcpRequest(headerValue(req, 'authorization'), profile, policy);
         if (!auth.ok) {
           const challenge: Record<string, string> = auth.status === 401 ? { 'www-authenticate': 'Bearer realm="mcpproxy"' } : {};
           sendJson(res, auth.status, jsonRpcErrorBody(-32001, auth.message), challenge);
           return;
         }
         // toNodeHandler forwards `req.auth` as the exchange's pass-through authInfo.
-        (req as IncomingMessage & { auth?: unknown }).auth = identityAuthInfo(auth.identity);
-        await node(req, res);
+        // (node's IncomingMessage declares `method?: string | undefined`, which the duck type's
+        // exact optional `method?: string` rejects; the object is the very one it is written for.)
+        const nodeReq = req as unknown as NodeIncomingMessageLike;
+        nodeReq.auth = identityAuthInfo(auth.identity);
+        await node(nodeReq, res);
       };
     },
   };

@@ -1,0 +1,95 @@
+import type { Scope } from '@mcpproxy/evaluator';
+import { ProtocolError, Server, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import type { GatewayRuntime } from '../state/gateway-runtime.js';
+import { RuntimeError } from '../state/runtime-error.js';
+import { gateToolCall, refusalText } from './dispatch-gate.js';
+import {
+  DESCRIBE_TOOL,
+  DESCRIBE_TOOL_NAME,
+  describeServedTools,
+  describeToolError,
+  parseDescribeToolArguments,
+  type DescribeToolCheckMode,
+} from './describe-tool.js';
+import type { McpSessionContext } from './mcp-identity.js';
+import { servedListing, type ServedListing } from './served-listing.js';
+import { toolListPage } from './tool-list-page.js';
+
+/** The part of the runtime the MCP surface reads: the published state, and the one way to reach an upstream. */
+export type SurfaceRuntime = Pick<GatewayRuntime, 'current' | 'callTool'>;
+
+export interface GatewayMcpOptions {
+  readonly runtime: SurfaceRuntime;
+  readonly pageSize: number;
+  readonly serverInfo: Implementation;
+  /** describe_tool `check: true` (the required-tools extension issue); absent = refused with no verdict. */
+  readonly describeToolCheckMode?: DescribeToolCheckMode;
+}
+
+const BUILTIN_TOOLS: readonly Tool[] = [DESCRIBE_TOOL];
+
+/** The listing a session with this scope sees (built-ins included), as tools/list pages it. */
+export function gatewayListing(state: ReturnType<SurfaceRuntime['current']>, scope: Scope): ServedListing {
+  return servedListing(state, scope, BUILTIN_TOOLS);
+}
+
+const INSTRUCTIONS =
+  'An MCP gateway: tools of several upstream servers, named "server:tool". Call describe_tool for full definitions. ' +
+  'A refused call names its reason code and what to do about it.';
+
+/**
+ * One server instance of the aggregated surface (per 2026-07-28 request, per 2025-11-25 session, per
+ * stdio connection). The low-level Server gives raw control of tools/list results. Listing and
+ * dispatch read the runtime's current published state; only an allowed tools/call reaches an upstream.
+ */
+export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpSessionContext): Server {
+  const { runtime, pageSize } = options;
+  const scope = context.identity.scope;
+  const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler('tools/list', (request) => {
+    const listing = gatewayListing(runtime.current(), scope);
+    return toolListPage(listing, request.params?.cursor, pageSize);
+  });
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name } = request.params;
+    const args = request.params.arguments;
+    if (name === DESCRIBE_TOOL_NAME) return describeTool(args);
+    const decision = gateToolCall(runtime.current(), scope, name);
+    if (!decision.allowed) return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+    try {
+      // The upstream's answer is the answer, tool errors (isError) included.
+      return await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal);
+    } catch (error) {
+      // A JSON-RPC error from the upstream is relayed as that error; anything else (no live
+      // connection, timeout, broken transport) is a tool error the agent can read.
+      const upstreamError = error instanceof RuntimeError ? error.cause : error;
+      if (upstreamError instanceof ProtocolError) throw upstreamError;
+      return upstreamFailure(decision.server, error);
+    }
+  });
+
+  async function describeTool(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const parsed = parseDescribeToolArguments(args);
+    switch (parsed.mode) {
+      case 'invalid':
+        return describeToolError(parsed.message);
+      case 'check':
+        if (options.describeToolCheckMode === undefined) {
+          return describeToolError('check mode is not available on this gateway; no verdict was computed');
+        }
+        return options.describeToolCheckMode(parsed.args);
+      case 'plain':
+        return describeServedTools(parsed.toolIds, gatewayListing(runtime.current(), scope));
+    }
+  }
+
+  return server;
+}
+
+function upstreamFailure(server: string, error: unknown): CallToolResult {
+  const code = error instanceof RuntimeError ? ` (${error.code})` : '';
+  const message = error instanceof Error ? error.message : String(error);
+  return { isError: true, content: [{ type: 'text', text: `Upstream server "${server}" did not answer${code}: ${message}` }] };
+}
