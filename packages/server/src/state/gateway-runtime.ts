@@ -1,5 +1,9 @@
 import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerSnapshot } from '@mcpproxy/evaluator';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { ResolvedConfig } from '../config/gateway-config.js';
+import type { Store } from '../store/store.js';
+import { LiveRuntime } from './live-runtime.js';
+import type { RuntimeOptions } from './live-runtime.js';
 
 /** One indexed tool with the definition the upstream listed (name = upstream name, unprefixed). */
 export interface ServedTool extends IndexedTool {
@@ -43,3 +47,13 @@ export interface GatewayRuntime {
   setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Starts the runtime on a resolved config and an open store. Returns as soon as the persisted
+ * state is loaded and the first snapshot is published; upstreams connect in the background.
+ */
+export function startRuntime(config: ResolvedConfig, store: Store, options?: RuntimeOptions): Promise<GatewayRuntime> {
+  return LiveRuntime.start(config, store, options);
+}
+
+export type { RuntimeOptions };

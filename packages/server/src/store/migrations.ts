@@ -17,7 +17,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       CREATE TABLE known_servers (
         server        TEXT PRIMARY KEY,
-        first_seen_at TEXT NOT NULL
+        first_seen_at TEXT NOT NULL,
+        baseline_at   TEXT
       );
       CREATE TABLE approvals (
         server              TEXT NOT NULL REFERENCES known_servers(server) ON DELETE CASCADE,

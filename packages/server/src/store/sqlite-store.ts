@@ -8,6 +8,7 @@ import type {
   ActivityQuery,
   ActivityRetention,
   CreateTokenResult,
+  KnownServer,
   NewAgentToken,
   ServerOverride,
   StoredActivity,
@@ -133,8 +134,11 @@ class SqliteStore implements Store {
     });
   }
 
-  async listKnownServers(): Promise<Set<string>> {
-    return new Set((this.statements.listKnown.all() as { server: string }[]).map((row) => row.server));
+  async listKnownServers(): Promise<Map<string, KnownServer>> {
+    const rows = this.statements.listKnown.all() as { server: string; first_seen_at: string; baseline_at: string | null }[];
+    return new Map(
+      rows.map((row) => [row.server, { first_seen_at: row.first_seen_at, ...(row.baseline_at === null ? {} : { baseline_at: row.baseline_at }) }]),
+    );
   }
 
   async markServersKnown(servers: readonly string[]): Promise<void> {
@@ -142,6 +146,12 @@ class SqliteStore implements Store {
     this.db.transaction(() => {
       for (const server of servers) this.statements.insertKnown.run(server, now);
     })();
+  }
+
+  async markBaselineApproved(server: string): Promise<void> {
+    const now = new Date().toISOString();
+    this.statements.insertKnown.run(server, now);
+    this.statements.markBaseline.run(now, server);
   }
 
   async createAgentToken(token: NewAgentToken): Promise<CreateTokenResult> {
@@ -266,7 +276,8 @@ function prepareStatements(db: Database) {
        ON CONFLICT (server) DO UPDATE SET quarantined = excluded.quarantined, enabled = excluded.enabled, updated_at = excluded.updated_at`,
     ),
     deleteOverride: prepare('DELETE FROM server_overrides WHERE server = ?'),
-    listKnown: prepare('SELECT server FROM known_servers ORDER BY server'),
+    listKnown: prepare('SELECT server, first_seen_at, baseline_at FROM known_servers ORDER BY server'),
+    markBaseline: prepare('UPDATE known_servers SET baseline_at = ? WHERE server = ? AND baseline_at IS NULL'),
     insertKnown: prepare('INSERT INTO known_servers (server, first_seen_at) VALUES (?, ?) ON CONFLICT (server) DO NOTHING'),
     tokenByName: prepare('SELECT * FROM agent_tokens WHERE name = ?'),
     tokenBySha: prepare('SELECT * FROM agent_tokens WHERE token_sha256 = ?'),

@@ -15,6 +15,13 @@ export interface StoredApproval {
   readonly user_disabled: boolean;
 }
 
+/** A server the gateway has seen before. */
+export interface KnownServer {
+  readonly first_seen_at: string;
+  /** When its tools were first approved as a baseline (unquarantine, or first discovery while trusted). */
+  readonly baseline_at?: string;
+}
+
 /** Run-time operator changes that win over the config file. An absent key = the config decides. */
 export interface ServerOverride {
   readonly quarantined?: boolean;
@@ -84,8 +91,10 @@ export interface Store {
   setServerOverride(server: string, override: ServerOverride): Promise<void>;
 
   /** Servers the gateway has seen before (a new one starts quarantined while tool_quarantine is on). */
-  listKnownServers(): Promise<Set<string>>;
+  listKnownServers(): Promise<Map<string, KnownServer>>;
   markServersKnown(servers: readonly string[]): Promise<void>;
+  /** Records that the server's tool baseline was approved (tools appearing later are pending). */
+  markBaselineApproved(server: string): Promise<void>;
 
   createAgentToken(token: NewAgentToken): Promise<CreateTokenResult>;
   listAgentTokens(): Promise<StoredAgentToken[]>;

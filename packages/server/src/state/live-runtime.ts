@@ -1,0 +1,342 @@
+import type { ApprovalRecord } from '@mcpproxy/evaluator';
+import { prepareSnapshot } from '@mcpproxy/evaluator';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
+import type { ServerOverride, Store, StoredApproval } from '../store/store.js';
+import { UpstreamConnection } from '../upstream/upstream-connection.js';
+import type { UpstreamStatus } from '../upstream/upstream-connection.js';
+import type { UpstreamSpec } from '../upstream/upstream-spec.js';
+import { approveListed, reconcileApprovals } from './approval-model.js';
+import type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
+import { RuntimeError } from './runtime-error.js';
+import { serverSnapshot } from './runtime-snapshot.js';
+import type { ServerState } from './runtime-snapshot.js';
+
+export interface RuntimeOptions {
+  /** Where background problems are reported (a failed store write, a listener that threw). */
+  readonly log?: (line: string) => void;
+  /** Jitter source of the reconnect backoff (tests make it deterministic). */
+  readonly random?: () => number;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
+
+interface ServerEntry {
+  readonly config: ResolvedServerConfig;
+  readonly connection: UpstreamConnection;
+  enabled: boolean;
+  quarantined: boolean;
+  baselineApproved: boolean;
+  approvals: ReadonlyMap<string, ApprovalRecord>;
+  /** The tool index the approvals were last reconciled with. */
+  reconciledTools: UpstreamStatus['tools'] | undefined;
+  snapshot: RuntimeServerSnapshot;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The gateway's live state: one connection per enabled server, the approval model, run-time
+ * overrides, and the published immutable snapshot. Every change publishes a new version; the
+ * surfaces only ever read `current()`.
+ */
+export class LiveRuntime implements GatewayRuntime {
+  private readonly servers = new Map<string, ServerEntry>();
+  private readonly listeners = new Set<(state: PublishedState) => void>();
+  private published: PublishedState;
+  private version = 0;
+  private messages = 0;
+  private closed = false;
+  private publishQueued = false;
+  private readonly retention: NodeJS.Timeout;
+
+  private constructor(
+    private readonly config: ResolvedConfig,
+    private readonly store: Store,
+    private readonly options: RuntimeOptions,
+  ) {
+    this.published = this.build();
+    this.retention = setInterval(() => void this.pruneActivity(), HOUR_MS);
+    this.retention.unref();
+  }
+
+  static async start(config: ResolvedConfig, store: Store, options: RuntimeOptions = {}): Promise<LiveRuntime> {
+    const runtime = new LiveRuntime(config, store, options);
+    await runtime.load();
+    runtime.publishNow();
+    for (const entry of runtime.servers.values()) if (entry.enabled) entry.connection.start();
+    void runtime.pruneActivity();
+    return runtime;
+  }
+
+  current(): PublishedState {
+    return this.published;
+  }
+
+  subscribe(listener: (state: PublishedState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  upstreamMessageCount(): number {
+    return this.messages;
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    const entry = this.entry(server);
+    if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
+    if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: its tools are never called`);
+    if (!entry.connection.status().tools.has(tool)) throw new RuntimeError('unknown_tool', `server ${server} does not list a tool ${tool}`);
+    return entry.connection.callTool(tool, args, signal);
+  }
+
+  async setQuarantined(server: string, on: boolean): Promise<void> {
+    const entry = this.entry(server);
+    await this.store.setServerOverride(server, { ...(await this.overrideOf(server)), quarantined: on });
+    entry.quarantined = on;
+    if (!on && this.config.tool_quarantine) {
+      // What the operator could review while it was quarantined becomes the approved baseline.
+      const listed = entry.connection.status();
+      const index = hashIndex(listed.tools);
+      const { approvals, changed } = approveListed(index, entry.approvals, index.keys());
+      await this.persist(server, changed);
+      entry.approvals = approvals;
+      if (listed.ever_ready && !entry.baselineApproved) {
+        entry.baselineApproved = true;
+        await this.store.markBaselineApproved(server);
+      }
+    }
+    this.refreshServer(entry);
+    this.publishNow();
+  }
+
+  async setEnabled(server: string, on: boolean): Promise<void> {
+    const entry = this.entry(server);
+    await this.store.setServerOverride(server, { ...(await this.overrideOf(server)), enabled: on });
+    entry.enabled = on;
+    if (on) entry.connection.start();
+    else await entry.connection.stop();
+    this.refreshServer(entry);
+    this.publishNow();
+  }
+
+  async restart(server: string): Promise<void> {
+    const entry = this.entry(server);
+    if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled: enable it instead`);
+    await entry.connection.restart();
+  }
+
+  async approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void> {
+    const entry = this.entry(server);
+    const index = hashIndex(entry.connection.status().tools);
+    let names: readonly string[];
+    if (tools === 'all-pending') {
+      names = [...index.keys()].filter((tool) => entry.approvals.get(tool)?.status === 'pending');
+    } else {
+      const unknown = tools.filter((tool) => !index.has(tool));
+      if (unknown.length > 0) throw new RuntimeError('unknown_tool', `server ${server} does not list ${unknown.map((t) => `"${t}"`).join(', ')}`);
+      names = tools;
+    }
+    const { approvals, changed } = approveListed(index, entry.approvals, names);
+    await this.persist(server, changed);
+    entry.approvals = approvals;
+    this.refreshServer(entry);
+    this.publishNow();
+  }
+
+  async setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void> {
+    const entry = this.entry(server);
+    const record = entry.approvals.get(tool);
+    if (record === undefined) throw new RuntimeError('unknown_tool', `server ${server} has no tool ${tool}`);
+    if (record.user_disabled === disabled) return;
+    const updated: ApprovalRecord = { ...record, user_disabled: disabled };
+    await this.persist(server, [updated]);
+    entry.approvals = new Map(entry.approvals).set(tool, updated);
+    this.refreshServer(entry);
+    this.publishNow();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.retention);
+    await Promise.allSettled([...this.servers.values()].map((entry) => entry.connection.stop()));
+    this.listeners.clear();
+  }
+
+  /** Reads the persisted state and decides each server's starting flags. */
+  private async load(): Promise<void> {
+    const [approvals, overrides, known] = await Promise.all([
+      this.store.listApprovals(),
+      this.store.listServerOverrides(),
+      this.store.listKnownServers(),
+    ]);
+    const byServer = new Map<string, Map<string, ApprovalRecord>>();
+    for (const stored of approvals) {
+      const { server, ...record } = stored;
+      let map = byServer.get(server);
+      if (map === undefined) byServer.set(server, (map = new Map()));
+      map.set(record.tool, record);
+    }
+    const fresh: string[] = [];
+    for (const config of this.config.servers) {
+      let override = overrides.get(config.name) ?? {};
+      if (!known.has(config.name)) {
+        fresh.push(config.name);
+        // A new server starts quarantined (remembered, so a restart does not trust it) unless
+        // the config says otherwise or tool quarantine is off.
+        if (this.config.tool_quarantine && config.quarantined === undefined && override.quarantined === undefined) {
+          override = { ...override, quarantined: true };
+          await this.store.setServerOverride(config.name, override);
+        }
+      }
+      const flags = {
+        config,
+        connection: this.connect(config),
+        enabled: override.enabled ?? config.enabled,
+        quarantined: override.quarantined ?? config.quarantined ?? false,
+        baselineApproved: known.get(config.name)?.baseline_at !== undefined,
+        approvals: byServer.get(config.name) ?? new Map<string, ApprovalRecord>(),
+        reconciledTools: undefined,
+      };
+      this.servers.set(config.name, { ...flags, snapshot: serverSnapshot(this.stateOf(flags)) });
+    }
+    if (fresh.length > 0) await this.store.markServersKnown(fresh);
+  }
+
+  private connect(config: ResolvedServerConfig): UpstreamConnection {
+    const spec: UpstreamSpec =
+      config.url !== undefined
+        ? { name: config.name, transport: 'http', url: config.url, headers: config.headers ?? {} }
+        : {
+            name: config.name,
+            transport: 'stdio',
+            command: config.command ?? '',
+            args: config.args ?? [],
+            env: config.env ?? {},
+            ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+          };
+    return new UpstreamConnection(spec, {
+      requestTimeoutMs: this.config.upstream_timeout_ms,
+      callTimeoutMs: this.config.tool_call_timeout_ms,
+      backoff: { initialDelayMs: this.config.reconnect_initial_delay_ms, maxDelayMs: this.config.reconnect_max_delay_ms },
+      clientInfo: this.options.clientInfo ?? { name: 'mcpproxy', version: '0.0.0' },
+      credential: () => this.store.getUpstreamCredential(config.name),
+      onMessageSent: () => {
+        this.messages += 1;
+      },
+      onChange: () => this.connectionChanged(config.name),
+      ...(this.options.random === undefined ? {} : { random: this.options.random }),
+    });
+  }
+
+  private connectionChanged(name: string): void {
+    const entry = this.servers.get(name);
+    if (entry === undefined || this.closed) return;
+    const status = entry.connection.status();
+    if (status.tools !== entry.reconciledTools && status.ever_ready) {
+      entry.reconciledTools = status.tools;
+      const update = reconcileApprovals(hashIndex(status.tools), entry.approvals, {
+        toolQuarantine: this.config.tool_quarantine,
+        quarantined: entry.quarantined,
+        autoApproveChanges: entry.config.auto_approve_tool_changes,
+        baselineApproved: entry.baselineApproved,
+      });
+      entry.approvals = update.approvals;
+      if (update.baselineApproved) {
+        entry.baselineApproved = true;
+        this.background(this.store.markBaselineApproved(name), `recording the baseline of ${name}`);
+      }
+      this.background(this.persist(name, update.changed), `saving approvals of ${name}`);
+    }
+    this.refreshServer(entry);
+    this.schedulePublish();
+  }
+
+  private async persist(server: string, records: readonly ApprovalRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const stored: StoredApproval[] = records.map((record) => ({ server, ...record }));
+    await this.store.saveApprovals(stored);
+  }
+
+  private async overrideOf(server: string): Promise<ServerOverride> {
+    return (await this.store.listServerOverrides()).get(server) ?? {};
+  }
+
+  private async pruneActivity(): Promise<void> {
+    try {
+      await this.store.pruneActivity({ maxRecords: this.config.activity_max_records, maxAgeDays: this.config.activity_max_age_days });
+    } catch (cause) {
+      this.log(`pruning the activity log failed: ${String(cause)}`);
+    }
+  }
+
+  private refreshServer(entry: ServerEntry): void {
+    entry.snapshot = serverSnapshot(this.stateOf(entry));
+  }
+
+  private stateOf(entry: Omit<ServerEntry, 'snapshot'>): ServerState {
+    return {
+      config: entry.config,
+      enabled: entry.enabled,
+      quarantined: entry.quarantined,
+      status: entry.connection.status(),
+      approvals: entry.approvals,
+    };
+  }
+
+  /** Connection events arrive one I/O callback at a time; a microtask folds a burst into one version. */
+  private schedulePublish(): void {
+    if (this.publishQueued) return;
+    this.publishQueued = true;
+    queueMicrotask(() => {
+      if (this.publishQueued) this.publishNow();
+    });
+  }
+
+  private publishNow(): void {
+    this.publishQueued = false;
+    if (this.closed) return;
+    this.published = this.build();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(this.published);
+      } catch (cause) {
+        this.log(`a state listener failed: ${String(cause)}`);
+      }
+    }
+  }
+
+  private build(): PublishedState {
+    this.version += 1;
+    const servers = new Map<string, RuntimeServerSnapshot>();
+    for (const [name, entry] of this.servers) servers.set(name, entry.snapshot);
+    const snapshot: RuntimeSnapshot = Object.freeze({
+      version: this.version,
+      tool_quarantine: this.config.tool_quarantine,
+      servers,
+      profiles: new Map(this.config.profiles.map((profile) => [profile.name, profile.servers])),
+    });
+    return Object.freeze({ snapshot, prepared: prepareSnapshot(snapshot) });
+  }
+
+  private entry(server: string): ServerEntry {
+    if (this.closed) throw new RuntimeError('runtime_closed', 'the gateway is shutting down');
+    const entry = this.servers.get(server);
+    if (entry === undefined) throw new RuntimeError('unknown_server', `no server named ${server} is configured`);
+    return entry;
+  }
+
+  private background(work: Promise<unknown>, what: string): void {
+    work.catch((cause: unknown) => this.log(`${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+}
+
+function hashIndex(tools: UpstreamStatus['tools']): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const [name, tool] of tools) index.set(name, tool.hash);
+  return index;
+}

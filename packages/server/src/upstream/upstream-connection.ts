@@ -1,0 +1,309 @@
+import type { ConnectionState } from '@mcpproxy/evaluator';
+import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { RuntimeError } from '../state/runtime-error.js';
+import { listUpstreamTools } from './list-upstream-tools.js';
+import type { ListedTool } from './list-upstream-tools.js';
+import { reconnectDelay } from './reconnect-backoff.js';
+import type { BackoffPolicy } from './reconnect-backoff.js';
+import { StderrTail } from './stderr-tail.js';
+import { captureUnauthorized } from './unauthorized-capture.js';
+import type { UnauthorizedCapture } from './unauthorized-capture.js';
+import type { UpstreamSpec } from './upstream-spec.js';
+
+export type DiagnosticAction = 'restart' | 'login' | 'view_logs';
+
+/** One upstream as the runtime sees it. Replaced (never mutated) on every change. */
+export interface UpstreamStatus {
+  /** undefined = not started yet (initializing). */
+  readonly state: ConnectionState | undefined;
+  readonly last_error?: string;
+  readonly diagnostic_action?: DiagnosticAction;
+  readonly ever_ready: boolean;
+  /** The upstream's WWW-Authenticate from its last 401 (pending_auth). */
+  readonly www_authenticate?: string;
+  /** The last known index; kept while the connection is down. */
+  readonly tools: ReadonlyMap<string, ListedTool>;
+}
+
+export interface UpstreamConnectionOptions {
+  /** Timeout of every request the gateway makes on its own (initialize, each tools/list page). */
+  readonly requestTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  readonly backoff: BackoffPolicy;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The stored bearer credential of an HTTP upstream (`auth login`), read at each attempt. */
+  readonly credential?: () => Promise<string | undefined>;
+  /** Called for every JSON-RPC message sent to the upstream. */
+  readonly onMessageSent: () => void;
+  /** Called after every status change. */
+  readonly onChange: (status: UpstreamStatus) => void;
+  readonly random?: () => number;
+}
+
+interface Attempt {
+  readonly generation: number;
+  readonly client: Client;
+  readonly unauthorized?: UnauthorizedCapture;
+  readonly stderr?: StderrTail;
+  lost: boolean;
+}
+
+const EMPTY_TOOLS: ReadonlyMap<string, ListedTool> = new Map();
+
+/**
+ * One connection to one upstream through the SDK client, with its state machine:
+ * connecting (or authenticating, when a stored credential is tried) -> discovering -> ready;
+ * a failed attempt is `error` (or `pending_auth` after a 401); a lost ready connection is
+ * `disconnected`; both keep their last error and retry with capped exponential backoff.
+ * The tool index is refreshed on notifications/tools/list_changed and on every reconnect.
+ * Nothing here waits without a timeout, so a hanging upstream never holds anything up.
+ *
+ * The client speaks the 2025-11-25 handshake (the SDK's default): every 2026-era server also
+ * answers it, and list_changed then arrives unsolicited, without a subscriptions/listen stream.
+ */
+export class UpstreamConnection {
+  private current: UpstreamStatus = { state: undefined, ever_ready: false, tools: EMPTY_TOOLS };
+  private generation = 0;
+  private attempt: Attempt | undefined;
+  private failures = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private refreshing = false;
+  private refreshAgain = false;
+
+  constructor(
+    readonly spec: UpstreamSpec,
+    private readonly options: UpstreamConnectionOptions,
+  ) {}
+
+  status(): UpstreamStatus {
+    return this.current;
+  }
+
+  /** The last lines the upstream process wrote to stderr (stdio only). */
+  logs(): readonly string[] {
+    return this.attempt?.stderr?.all() ?? [];
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.failures = 0;
+    void this.connect();
+  }
+
+  /** Closes the connection and stops retrying; the last index and error stay visible. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.generation += 1;
+    this.clearTimer();
+    const attempt = this.attempt;
+    if (attempt !== undefined) {
+      attempt.lost = true;
+      await closeQuietly(attempt.client);
+    }
+    if (this.current.state !== undefined) this.update({ state: 'disconnected' });
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.start();
+  }
+
+  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
+      throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
+    }
+    try {
+      const result = await attempt.client.request(
+        { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }) } },
+        { timeout: this.options.callTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      );
+      return result as CallToolResult;
+    } catch (cause) {
+      if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
+        throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
+      }
+      throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} failed: ${errorText(cause)}`, { cause });
+    }
+  }
+
+  private async connect(): Promise<void> {
+    this.clearTimer();
+    const generation = ++this.generation;
+    const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
+    if (generation !== this.generation) return;
+    this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+
+    const client = new Client(
+      { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
+      { capabilities: {} },
+    );
+    const { transport, unauthorized, stderr } = this.createTransport(credential);
+    const attempt: Attempt = { generation, client, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
+    this.attempt = attempt;
+    client.onclose = () => this.lose(attempt, undefined);
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
+
+    try {
+      await client.connect(transport, { timeout: this.options.requestTimeoutMs });
+      if (this.isStale(attempt)) return;
+      this.update({ state: 'discovering' });
+      const tools = await listUpstreamTools(client, this.options.requestTimeoutMs);
+      if (this.isStale(attempt)) return;
+      this.failures = 0;
+      this.current = { state: 'ready', ever_ready: true, tools };
+      this.options.onChange(this.current);
+      if (this.refreshAgain) this.refresh(attempt);
+    } catch (cause) {
+      this.lose(attempt, cause);
+    }
+  }
+
+  private createTransport(credential: string | undefined): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
+    const spec = this.spec;
+    let transport: Transport;
+    let unauthorized: UnauthorizedCapture | undefined;
+    let stderr: StderrTail | undefined;
+    if (spec.transport === 'stdio') {
+      const stdio = new StdioClientTransport({
+        command: spec.command,
+        args: [...spec.args],
+        env: { ...getDefaultEnvironment(), ...spec.env },
+        ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+        stderr: 'pipe',
+      });
+      stderr = new StderrTail();
+      stderr.attach(stdio.stderr);
+      transport = stdio;
+    } else {
+      unauthorized = captureUnauthorized();
+      const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
+      const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
+      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: unauthorized.fetch });
+    }
+    // Count at the one place every outgoing message passes through.
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      this.options.onMessageSent();
+      return send(message, options);
+    };
+    return { transport, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
+  }
+
+  /** The attempt failed or its connection went away: record why, then retry later. */
+  private lose(attempt: Attempt, cause: unknown): void {
+    if (attempt.lost || attempt.generation !== this.generation) return;
+    attempt.lost = true;
+    void closeQuietly(attempt.client);
+    const wasReady = this.current.state === 'ready';
+    const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools };
+    const challenge = attempt.unauthorized?.last();
+    if (challenge !== undefined) {
+      this.current = {
+        ...keep,
+        state: 'pending_auth',
+        last_error: `${this.describe()} answered 401 Unauthorized`,
+        diagnostic_action: 'login',
+        ...(challenge.wwwAuthenticate === undefined ? {} : { www_authenticate: challenge.wwwAuthenticate }),
+      };
+    } else if (cause === undefined || isConnectionClosed(cause)) {
+      const said = attempt.stderr?.last();
+      const what = this.spec.transport === 'stdio' ? 'the upstream process exited' : 'the connection closed';
+      this.current = {
+        ...keep,
+        state: wasReady ? 'disconnected' : 'error',
+        last_error: said === undefined ? what : `${what}: ${said}`,
+        diagnostic_action: this.spec.transport === 'stdio' ? 'restart' : 'view_logs',
+      };
+    } else {
+      this.current = { ...keep, state: 'error', last_error: this.explain(cause), diagnostic_action: 'view_logs' };
+    }
+    this.options.onChange(this.current);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    this.clearTimer();
+    const delay = reconnectDelay(this.options.backoff, this.failures, this.options.random);
+    this.failures += 1;
+    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer.unref();
+  }
+
+  /** Re-index after tools/list_changed; overlapping notifications collapse into one more walk. */
+  private refresh(attempt: Attempt): void {
+    if (this.isStale(attempt)) return;
+    if (this.refreshing || this.current.state !== 'ready') {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    this.refreshAgain = false;
+    void (async () => {
+      try {
+        const tools = await listUpstreamTools(attempt.client, this.options.requestTimeoutMs);
+        if (!this.isStale(attempt) && this.current.state === 'ready') this.update({ tools });
+      } catch (cause) {
+        // A dead connection is reported by onclose; anything else leaves the old index in place.
+        if (!this.isStale(attempt) && !isConnectionClosed(cause)) this.update({ last_error: `re-listing tools failed: ${this.explain(cause)}` });
+      } finally {
+        this.refreshing = false;
+        if (this.refreshAgain && !this.isStale(attempt)) this.refresh(attempt);
+      }
+    })();
+  }
+
+  private async readCredential(): Promise<string | undefined> {
+    try {
+      return await this.options.credential?.();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private isStale(attempt: Attempt): boolean {
+    return attempt.lost || attempt.generation !== this.generation;
+  }
+
+  private update(patch: Partial<UpstreamStatus>): void {
+    this.current = { ...this.current, ...patch };
+    this.options.onChange(this.current);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private describe(): string {
+    return this.spec.transport === 'http' ? this.spec.url : this.spec.command;
+  }
+
+  private explain(cause: unknown): string {
+    if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
+      return `${this.describe()} did not answer within ${this.options.requestTimeoutMs} ms`;
+    }
+    return errorText(cause);
+  }
+}
+
+function isConnectionClosed(cause: unknown): boolean {
+  return cause instanceof SdkError && cause.code === SdkErrorCode.ConnectionClosed;
+}
+
+async function closeQuietly(client: Client): Promise<void> {
+  try {
+    await client.close();
+  } catch {
+    // already closed
+  }
+}
+
+function errorText(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
