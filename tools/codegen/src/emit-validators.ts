@@ -12,21 +12,33 @@ function exportName(strength: Strength, def: string): string {
 }
 
 /**
- * ajv's ESM output still loads its runtime helpers with require(); an ES module has no require,
- * so each distinct module becomes one default import (a CommonJS module's default import is its
- * module.exports, which is what require returned).
+ * ajv's ESM output still loads its runtime helpers with require(), which an ES module does not
+ * have. Each `require("m").default` becomes a default import, unwrapped the way require would
+ * see it (Node hands a CommonJS module.exports to a default import, bundlers hand its
+ * `default`); each `require("m").name` becomes a named import. Any other form fails codegen.
  */
 export function rewriteRequires(code: string): string {
-  const modules = new Map<string, string>();
-  const body = code.replace(/require\("([^"]+)"\)/g, (_match, specifier: string) => {
-    let local = modules.get(specifier);
+  const imports: string[] = [];
+  const locals = new Map<string, string>();
+  const localFor = (key: string, declare: (local: string) => string): string => {
+    let local = locals.get(key);
     if (local === undefined) {
-      local = `runtime${modules.size}`;
-      modules.set(specifier, local);
+      local = `runtime${locals.size}`;
+      locals.set(key, local);
+      imports.push(declare(local));
     }
     return local;
+  };
+  const body = code.replace(/require\("([^"]+)"\)(\.([A-Za-z_$][\w$]*))?/g, (match, specifier: string, _member, name?: string) => {
+    const file = JSON.stringify(`${specifier}.js`);
+    if (name === undefined) throw new CodegenError('emit_failed', `ajv standalone code uses ${match} in a form codegen does not rewrite`);
+    if (name === 'default') {
+      return localFor(`${specifier}#default`, (local) =>
+        [`import ${local}Module from ${file};`, `const ${local} = ${local}Module && ${local}Module.__esModule ? ${local}Module.default : ${local}Module;`].join('\n'),
+      );
+    }
+    return localFor(`${specifier}#${name}`, (local) => `import { ${name} as ${local} } from ${file};`);
   });
-  const imports = [...modules].map(([specifier, local]) => `import ${local} from ${JSON.stringify(`${specifier}.js`)};`);
   return `${imports.join('\n')}\n${body}`;
 }
 
