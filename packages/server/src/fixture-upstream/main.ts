@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The fixture upstream MCP server: tests and the embedded default spawn it
 // (`node dist/fixture-upstream/main.js --help`).
+import { writeFileSync } from 'node:fs';
 import type { Server } from '@modelcontextprotocol/server';
 import { demoTools } from './demo-tools.js';
 import { serveFixtureHttp } from './fixture-http.js';
@@ -31,6 +32,7 @@ async function main(argv: readonly string[]): Promise<void> {
     serverName: options.name,
     exit: () => process.exit(0),
   };
+  if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
   const counter = new MessageCounter(options.countFile);
   const ready = new Promise<void>((resolve) => setTimeout(resolve, options.startDelayMs));
   const liveServers = new Set<Server>();
