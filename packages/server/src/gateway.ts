@@ -1,0 +1,142 @@
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { ResolvedConfig } from './config/gateway-config.js';
+import { allowedServersOf, createAgentTokenLookup, sha256Hex, type HashedAgentToken } from './http/agent-token-lookup.js';
+import { healthzRoute } from './http/healthz-route.js';
+import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
+import { parseListenAddress } from './http/listen-address.js';
+import { mcpRoute } from './http/mcp-route.js';
+import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
+import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
+import type { McpIdentity } from './mcp/mcp-identity.js';
+import { gatewayServerInfo } from './mcp/server-info.js';
+import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
+import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
+import { openStore, type Store } from './store/store.js';
+
+export interface GatewayOptions {
+  /** Serve MCP on this process's stdin/stdout instead of HTTP (`serve --stdio`). */
+  readonly stdio?: boolean;
+  /** Operational messages (never on stdout in stdio mode). */
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningGateway {
+  /** The MCP endpoint URL (HTTP mode), e.g. http://127.0.0.1:8080/mcp. */
+  readonly url?: string;
+  /** Origin of the HTTP listener (HTTP mode). */
+  readonly origin?: string;
+  readonly runtime: GatewayRuntime;
+  close(): Promise<void>;
+}
+
+export type GatewayStartErrorCode = 'data_dir_locked' | 'store_open_failed' | 'listen_invalid' | 'listen_failed';
+export interface GatewayStartError {
+  readonly code: GatewayStartErrorCode;
+  readonly message: string;
+}
+
+export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway } | { readonly ok: false; readonly error: GatewayStartError };
+
+/**
+ * The composition root: opens the store (taking the data-dir lock), starts the runtime (upstreams
+ * connect in the background), then serves MCP over HTTP on config.listen (/mcp, /mcp/p/<profile>,
+ * /healthz) or over stdio.
+ */
+export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
+  const listen = parseListenAddress(config.listen);
+  if (!options.stdio && !listen.ok) return { ok: false, error: { code: 'listen_invalid', message: `listen: ${listen.message}` } };
+
+  const opened = openStore(config.data_dir);
+  if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
+  const store = opened.store;
+  const runtime = await startRuntime(config, store);
+  const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
+  const surface: GatewayMcpOptions = { runtime, pageSize: config.page_size, serverInfo: gatewayServerInfo() };
+
+  if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
+
+  const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  const policy = {
+    tokens: createAgentTokenLookup(configTokens(config), store),
+    requireAuth: config.require_mcp_auth,
+    profileExists: (name: string) => runtime.current().snapshot.profiles.has(name),
+  };
+  let http: RunningHttpServer;
+  try {
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, mcpRoute(endpoint, policy, onError)], onError: (e) => onError(asError(e)) });
+  } catch (error) {
+    await endpoint.close();
+    await shutDown(runtime, store);
+    return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
+  }
+  const unsubscribe = notifyToolListChanges(
+    runtime,
+    gatewayListing,
+    { sessions: () => endpoint.legacySessions(), notifyModern: () => endpoint.notifyModernToolsChanged() },
+    onError,
+  );
+  return {
+    ok: true,
+    gateway: {
+      url: `${http.origin}/mcp`,
+      origin: http.origin,
+      runtime,
+      close: once(async () => {
+        unsubscribe();
+        await endpoint.close();
+        await http.close();
+        await shutDown(runtime, store);
+      }),
+    },
+  };
+}
+
+function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, store: Store, onError: (error: Error) => void): RunningGateway {
+  // The local process that spawned us is the principal: every configured server is in scope.
+  const identity: McpIdentity = { key: 'stdio', scope: { allowed_servers: '*' } };
+  const sessions = new Set<NotifiableSession>();
+  const handle = serveStdio(
+    (ctx) => {
+      const server: Server = createGatewayMcpServer(surface, { identity, era: ctx.era });
+      if (ctx.era === 'legacy') {
+        const session = { identity, server };
+        sessions.add(session);
+        server.onclose = () => sessions.delete(session);
+      }
+      return server;
+    },
+    { onerror: onError },
+  );
+  const unsubscribe = notifyToolListChanges(runtime, gatewayListing, { sessions: () => sessions }, onError);
+  return {
+    runtime,
+    close: once(async () => {
+      unsubscribe();
+      await handle.close();
+      await shutDown(runtime, store);
+    }),
+  };
+}
+
+function configTokens(config: ResolvedConfig): HashedAgentToken[] {
+  return (config.agent_tokens ?? []).flatMap((token) => {
+    const sha256 = token.token_sha256 ?? (token.token === undefined ? undefined : sha256Hex(token.token));
+    if (sha256 === undefined) return [];
+    return [{ name: token.name, sha256, allowed_servers: allowedServersOf(token.allowed_servers), ...(token.profile === undefined ? {} : { profile: token.profile }) }];
+  });
+}
+
+async function shutDown(runtime: GatewayRuntime, store: Store): Promise<void> {
+  await runtime.close();
+  store.close();
+}
+
+function once(action: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= action());
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
