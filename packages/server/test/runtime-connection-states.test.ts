@@ -1,0 +1,94 @@
+// Every connection state of issue 4, induced on a real fixture and observed through the
+// runtime's published snapshots (the only thing the surfaces read).
+import { connectionGate } from '@mcpproxy/evaluator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Scratch, startHttpFixture } from './fixture-process.js';
+import { fixtureServer, startHarness } from './runtime-harness.js';
+import type { Harness } from './runtime-harness.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+type HarnessConfig = Parameters<typeof startHarness>[1];
+
+async function harness(config: HarnessConfig | ((s: Scratch) => HarnessConfig)): Promise<{ h: Harness; s: Scratch }> {
+  const s = new Scratch();
+  cleanups.push(() => s.remove());
+  const h = await startHarness(s, typeof config === 'function' ? config(s) : config);
+  cleanups.push(() => h.stop());
+  return { h, s };
+}
+
+describe('connection states through the runtime', () => {
+  it('initializing while the upstream delays its start, then ready', async () => {
+    const { h } = await harness({ servers: [fixtureServer('slow', ['--start-delay-ms', '700'], { quarantined: false })] });
+    const first = h.server('slow');
+    expect(first.connection.ever_ready).toBe(false);
+    expect(first.tools.size).toBe(0);
+    const waiting = await h.until('slow', (s) => s.connection.state === 'connecting');
+    expect(connectionGate(waiting.connection.state)).toBe('server_initializing');
+    const ready = await h.until('slow', (s) => s.connection.state === 'ready');
+    expect(ready.connection.ever_ready).toBe(true);
+    expect(connectionGate(ready.connection.state)).toBeUndefined();
+    expect([...ready.tools.keys()]).toEqual(['echo', 'get_greeting', 'delete_everything']);
+    expect(ready.transport).toBe('stdio');
+  });
+
+  it('unhealthy when the upstream exits (last tools kept), ready again after the backoff', async () => {
+    const { h, s } = await harness((s) => ({ servers: [fixtureServer('fx', ['--pid-file', s.file('pid')], { quarantined: false })] }));
+    const ready = await h.until('fx', (srv) => srv.connection.state === 'ready');
+    process.kill(s.readCount('pid'), 'SIGUSR2');
+    const down = await h.until('fx', (srv) => srv.connection.state === 'disconnected');
+    expect(connectionGate(down.connection.state)).toBe('server_unhealthy');
+    expect(down.connection).toMatchObject({ ever_ready: true, diagnostic_action: 'restart', last_error: 'the upstream process exited' });
+    expect(down.tools).toBe(ready.tools);
+    const again = await h.until('fx', (srv) => srv.connection.state === 'ready' && srv.tools !== ready.tools);
+    expect(again.connection.last_error).toBeUndefined();
+  });
+
+  it('pending_auth when an HTTP upstream answers 401; a stored credential and a restart make it ready', async () => {
+    const fixture = await startHttpFixture(['--require-token', 'a-long-upstream-token']);
+    cleanups.push(() => fixture.stop());
+    const { h } = await harness({ servers: [{ name: 'remote', url: fixture.url, quarantined: false }] });
+    const pending = await h.until('remote', (s) => s.connection.state === 'pending_auth');
+    expect(connectionGate(pending.connection.state)).toBe('oauth_required');
+    expect(pending.connection.diagnostic_action).toBe('login');
+    expect(pending.transport).toBe('http');
+
+    await h.store.setUpstreamCredential('remote', 'a-long-upstream-token');
+    await h.runtime.restart('remote');
+    const ready = await h.until('remote', (s) => s.connection.state === 'ready');
+    expect(ready.tools.has('echo')).toBe(true);
+    expect(await h.runtime.callTool('remote', 'echo', { text: 'via http' })).toMatchObject({ structuredContent: { text: 'via http' } });
+  });
+
+  it('error with the upstream\'s own words when it cannot start', async () => {
+    const { h } = await harness({
+      servers: [{ name: 'broken', command: process.execPath, args: ['-e', 'console.error("config missing"); process.exit(1)'], quarantined: false }],
+    });
+    const failed = await h.until('broken', (s) => s.connection.state === 'error');
+    expect(failed.connection.last_error).toContain('config missing');
+    expect(failed.connection.ever_ready).toBe(false);
+  });
+
+  it('a disabled server is not connected; enabling connects it; restart reconnects', async () => {
+    const { h } = await harness({ servers: [fixtureServer('fx', [], { enabled: false, quarantined: false })] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(h.server('fx')).toMatchObject({ enabled: false, connection: { ever_ready: false } });
+    expect(h.server('fx').connection.state).toBeUndefined();
+    expect(h.runtime.upstreamMessageCount()).toBe(0);
+
+    await h.runtime.setEnabled('fx', true);
+    expect(h.server('fx').enabled).toBe(true);
+    const ready = await h.until('fx', (srv) => srv.connection.state === 'ready');
+    await h.runtime.restart('fx');
+    await h.until('fx', (srv) => srv.connection.state === 'ready' && srv.tools !== ready.tools);
+
+    await h.runtime.setEnabled('fx', false);
+    expect(h.server('fx')).toMatchObject({ enabled: false, connection: { state: 'disconnected' } });
+    await expect(h.runtime.restart('fx')).rejects.toMatchObject({ code: 'server_disabled' });
+    await expect(h.runtime.callTool('fx', 'echo', {})).rejects.toMatchObject({ code: 'server_disabled' });
+  });
+});
