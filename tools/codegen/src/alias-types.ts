@@ -29,8 +29,9 @@ export function aliasType(
   if (ref !== undefined) return typeName(ref);
   if (isPlaceholder(schema)) return placeholderType(schema[PLACEHOLDER_KEY], registry, strength) ?? 'unknown';
   if ('const' in schema) return tsLiteral(schema['const']);
-  if (Array.isArray(schema['enum'])) return schema['enum'].map((v) => tsLiteral(v)).join(' | ');
-  const type = schema['type'];
+  const values: unknown = schema['enum'];
+  if (Array.isArray(values)) return values.map((v) => tsLiteral(v)).join(' | ');
+  const type: unknown = schema['type'];
   if (type === 'array') {
     const item = aliasType(schema['items'] ?? true, registry, strength, typeName);
     return /^[\w$]+$/.test(item) ? `readonly ${item}[]` : `readonly (${item})[]`;

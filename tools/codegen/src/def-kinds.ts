@@ -1,6 +1,6 @@
 // What kind of TypeScript each $defs entry becomes, and which ones need a lenient twin.
 import type { JsonSchema } from './load-spec.js';
-import { STRENGTHS } from './resolve-placeholders.js';
+import type { Strength } from './resolve-placeholders.js';
 import { defsOf, directRefs, flattenAllOf, isPlaceholder, isSchemaObject, PLACEHOLDER_KEY } from './schema-node.js';
 
 /**
@@ -27,7 +27,7 @@ export function defKind(def: unknown, defs: Record<string, unknown>): DefKind {
 }
 
 /** Defs whose resolved schema differs between strengths, directly or through a reference. */
-export function lenientTwins(resolved: Readonly<Record<(typeof STRENGTHS)[number], JsonSchema>>): Set<string> {
+export function lenientTwins(resolved: Readonly<Record<Strength, JsonSchema>>): Set<string> {
   const strict = defsOf(resolved.strict);
   const lenient = defsOf(resolved.lenient);
   const differs = new Set(Object.keys(strict).filter((name) => JSON.stringify(strict[name]) !== JSON.stringify(lenient[name])));

@@ -3,7 +3,7 @@
 // the verdict shapes get an exact per-code union layered over quicktype's reading, and each
 // such union is checked at compile time to fit quicktype's interface and keep its keys.
 import { aliasDeclaration, aliasType } from './alias-types.js';
-import { defKind } from './def-kinds.js';
+import { defKind, lenientTwins } from './def-kinds.js';
 import { didYouMeanCode, exactVerdictType, verdictHelperTypes } from './exact-verdict-types.js';
 import { tsBanner } from './generated-banner.js';
 import type { Spec } from './load-spec.js';
@@ -12,7 +12,6 @@ import { renameDeclarations, restyle, splitDeclarations, type Declaration } from
 import type { Strength } from './resolve-placeholders.js';
 import { runQuicktype, type QuicktypeTopLevel } from './run-quicktype.js';
 import { defsOf } from './schema-node.js';
-import { lenientTwins } from './def-kinds.js';
 import type { SchemaSet } from './schema-set.js';
 import { REGISTRY_OWNED_DEFS, REGISTRY_TYPE_IMPORTS } from './type-placeholders.js';
 

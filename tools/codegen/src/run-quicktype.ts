@@ -1,6 +1,7 @@
 // Runs quicktype-core over prepared $defs and returns its TypeScript (just types, readonly
 // members, literal unions instead of enums).
 import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from 'quicktype-core';
+import { AcronymStyleOptions } from 'quicktype-core/dist/esm/support/Acronyms.js';
 import { CodegenError } from './codegen-error.js';
 import type { JsonSchema } from './load-spec.js';
 
@@ -26,7 +27,8 @@ export async function runQuicktype(schema: JsonSchema, topLevels: readonly Quick
       lang: 'typescript',
       rendererOptions: {
         'just-types': 'true',
-        'acronym-style': 'original',
+        // Keep our names as written (RestToolRef, not RESTToolRef).
+        'acronym-style': AcronymStyleOptions.Original,
         'prefer-unions': 'true',
         'prefer-const-values': 'true',
         readonly: 'true',
