@@ -10,6 +10,7 @@ import { CodegenError } from './codegen-error.js';
 import type { GeneratedFile } from './generated-file.js';
 import { jsonBanner } from './generated-banner.js';
 import type { Spec } from './load-spec.js';
+import { didYouMeanCode } from './exact-verdict-types.js';
 import { EXAMPLE_CHECKED_AT, EXAMPLE_HASH, EXAMPLE_ID, EXAMPLE_REQUEST_ID, fillWording } from './fixture-values.js';
 import { emittableCodes, SURFACE_NAMES, surfaceCodes, type ReasonSpec, type SurfaceName } from './registry-model.js';
 import { STRENGTHS, type Strength } from './resolve-placeholders.js';
@@ -54,7 +55,7 @@ function carriesId(surface: SurfaceName): boolean {
   return surface !== 'resolve';
 }
 
-function unavailable(surface: SurfaceName, code: string, reason: ReasonSpec, variant?: string): Instance {
+function unavailable(surface: SurfaceName, code: string, reason: ReasonSpec, variant?: string, suggestionCode?: string): Instance {
   const text = variant === undefined ? {} : (reason.wording.variants?.[variant] ?? {});
   const action = variant !== undefined && reason.diagnostic_actions?.includes(variant) ? variant : reason.action;
   return {
@@ -65,7 +66,7 @@ function unavailable(surface: SurfaceName, code: string, reason: ReasonSpec, var
     ...(action === undefined ? {} : { action }),
     detail: fillWording(text.detail ?? reason.wording.detail),
     remediation: fillWording(text.remediation ?? reason.wording.remediation),
-    ...(code === 'not_found' && variant === undefined && surface !== 'resolve' ? { did_you_mean: ['github:create_issues'] } : {}),
+    ...(code === suggestionCode && variant === undefined && surface !== 'resolve' ? { did_you_mean: ['github:create_issues'] } : {}),
   };
 }
 
@@ -76,6 +77,7 @@ function variantAllowed(variant: string, surface: SurfaceName): boolean {
 
 function validFixtures(spec: Spec): ValidFixture[] {
   const fixtures: ValidFixture[] = [];
+  const suggestionCode = didYouMeanCode(spec.payloadSchema);
   for (const surface of SURFACE_NAMES) {
     const def = SURFACE_DEFS[surface];
     const ready: Instance = carriesId(surface) ? { id: EXAMPLE_ID, status: 'ready' } : { status: 'ready' };
@@ -86,7 +88,7 @@ function validFixtures(spec: Spec): ValidFixture[] {
     for (const code of surfaceCodes(spec.registry, surface)) {
       const reason = spec.registry.reasons[code];
       if (reason === undefined) continue;
-      fixtures.push({ file: `valid/${surface}/${code}.json`, def, surface, status: 'unavailable', reason: code, instance: unavailable(surface, code, reason) });
+      fixtures.push({ file: `valid/${surface}/${code}.json`, def, surface, status: 'unavailable', reason: code, instance: unavailable(surface, code, reason, undefined, suggestionCode) });
       for (const variant of Object.keys(reason.wording.variants ?? {}).filter((v) => variantAllowed(v, surface))) {
         fixtures.push({
           file: `valid/${surface}/${code}.${variant}.json`,
@@ -107,6 +109,7 @@ function invalidFixtures(spec: Spec): InvalidFixture[] {
   const { registry } = spec;
   const limits = schemaLimits(spec.payloadSchema);
   const codes = emittableCodes(registry);
+  const suggestionCode = didYouMeanCode(spec.payloadSchema);
   const out: InvalidFixture[] = [];
   const add = (file: string, def: string, description: string, keyword: string, instancePath: string, instance: unknown, strength: Strength = 'strict'): void => {
     out.push({ file: `invalid/${file}.json`, def, strength, description, error: { keyword, instancePath }, instance });
@@ -138,12 +141,14 @@ function invalidFixtures(spec: Spec): InvalidFixture[] {
 
   add('tool-verdict/ready-with-reason', 'ToolVerdict', 'A ready verdict carries only id and status.', 'propertyNames', '', { id: EXAMPLE_ID, status: 'ready', reason: codes[0] });
   add('tool-verdict/unavailable-without-reason', 'ToolVerdict', 'An unavailable verdict needs a reason.', 'required', '', { id: EXAMPLE_ID, status: 'unavailable', retryable: false });
-  add('tool-verdict/unavailable-without-retryable', 'ToolVerdict', 'An unavailable verdict needs retryable.', 'required', '', { id: EXAMPLE_ID, status: 'unavailable', reason: 'not_found' });
+  add('tool-verdict/unavailable-without-retryable', 'ToolVerdict', 'An unavailable verdict needs retryable.', 'required', '', { id: EXAMPLE_ID, status: 'unavailable', reason: codes[0] });
   add('tool-verdict/hash-on-wire', 'ToolVerdict', 'The extension wire never carries a hash.', 'additionalProperties', '', { id: EXAMPLE_ID, status: 'ready', hash: EXAMPLE_HASH });
-  add('tool-verdict/did-you-mean-too-long', 'ToolVerdict', 'did_you_mean holds at most 3 names.', 'maxItems', '/did_you_mean', {
-    ...base('rider', 'not_found'),
-    did_you_mean: ['github:a', 'github:b', 'github:c', 'github:d'],
-  });
+  if (suggestionCode !== undefined) {
+    add('tool-verdict/did-you-mean-too-long', 'ToolVerdict', 'did_you_mean holds at most 3 names.', 'maxItems', '/did_you_mean', {
+      ...base('rider', suggestionCode),
+      did_you_mean: ['github:a', 'github:b', 'github:c', 'github:d'],
+    });
+  }
   add('tool-verdict/unknown-code', 'ToolVerdict', 'A producer emits only the codes of its settings version (a consumer accepts this one).', 'enum', '/reason', {
     id: EXAMPLE_ID,
     status: 'unavailable',
@@ -172,8 +177,8 @@ function invalidFixtures(spec: Spec): InvalidFixture[] {
       add(`action-not-allowed/${code}`, def, allowedActions.length === 0 ? `${code} carries no action.` : `${code} takes ${allowedActions.join(' or ')} only.`,
         allowedActions.length === 0 ? 'false schema' : allowedActions.length === 1 ? 'const' : 'enum', '/action', { ...base(surface, code), action: wrongAction });
     }
-    if (code !== 'not_found' && surface !== 'resolve') {
-      add(`did-you-mean-not-on/${code}`, def, 'did_you_mean belongs to not_found only.', 'const', '/reason', { ...base(surface, code), did_you_mean: ['github:create_issues'] });
+    if (code !== suggestionCode && surface !== 'resolve') {
+      add(`did-you-mean-not-on/${code}`, def, `did_you_mean belongs to ${suggestionCode ?? 'no code'} only.`, 'const', '/reason', { ...base(surface, code), did_you_mean: ['github:create_issues'] });
     }
     for (const other of SURFACE_NAMES.filter((s) => !reason.surfaces[s])) {
       const instance = base(other, code);

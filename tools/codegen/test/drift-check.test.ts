@@ -48,3 +48,20 @@ describe('drift check', () => {
     expect(repo.read('packages/schema/src/generated/registry.ts')).toContain('export const REST_MAX_TOOLS = 120 as const;');
   });
 });
+
+describe('without spec/config.schema.json', () => {
+  it('still generates, and drops the config types and validators', async () => {
+    const repo = createTempRepo();
+    try {
+      repo.remove('spec/config.schema.json');
+      expect((await runCodegen(repo.root, false)).problems.map((p) => p.code)).toContain('drift');
+      expect((await runCodegen(repo.root, true)).problems).toEqual([]);
+      expect((await runCodegen(repo.root, false)).problems).toEqual([]);
+      expect(repo.read('packages/schema/src/generated/types.ts')).not.toContain('GatewayConfig');
+      expect(repo.read('packages/schema/src/generated/validators.js')).not.toContain('GatewayConfig');
+      expect(repo.read('packages/schema/src/generated/types.ts')).toContain('export type ToolVerdict = ');
+    } finally {
+      repo.dispose();
+    }
+  });
+});
