@@ -1,0 +1,142 @@
+// The start command as a real process (dist/bin/serve.js): HTTP serving and clean shutdown on
+// SIGTERM, one-line failures for bad configuration and a locked data directory, the embedded
+// default (API key printed once), and MCP over stdio.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { FIXTURE_MAIN, SERVE_MAIN, TempDir } from './gateway-harness.js';
+
+interface Run {
+  readonly child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+function serve(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, [SERVE_MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run: Run = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+  child.stdout!.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
+  return run;
+}
+
+async function servingUrl(run: Run): Promise<string> {
+  await expect.poll(() => /serving MCP at (\S+)/.exec(run.stdout)?.[1], { timeout: 15_000 }).toBeDefined();
+  return /serving MCP at (\S+)/.exec(run.stdout)![1]!;
+}
+
+function configFile(dir: TempDir, name: string, config: Record<string, unknown>): string {
+  return dir.file(name, JSON.stringify(config));
+}
+
+const demoServer = () => ({ name: 'demo', command: process.execPath, args: [FIXTURE_MAIN, '--demo'], quarantined: false });
+
+describe('serve', () => {
+  let dir: TempDir;
+  beforeAll(() => {
+    dir = new TempDir();
+  });
+  afterAll(() => dir.remove());
+
+  it('serves on the configured address and shuts down cleanly on SIGTERM', async () => {
+    const config = configFile(dir, 'ok.json', { listen: '127.0.0.1:0', data_dir: join(dir.path, 'ok-data'), api_key: 'a-configured-admin-key-123', servers: [demoServer()] });
+    const run = serve(['--config', config]);
+    const url = await servingUrl(run);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = await fetch(new URL('/healthz', url));
+    expect(await health.json()).toEqual({ status: 'ok' });
+
+    // A second gateway on the same data directory is refused with one clear line.
+    const second = serve(['--config', config]);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toMatch(/^mcpproxy: .*(lock|in use|another)/i);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    // The lock went with it: the same data directory starts again.
+    const again = serve(['--config', config]);
+    await servingUrl(again);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('stops on bad configuration with one line naming the file, the path and the problem, no stack trace', async () => {
+    const badValue = configFile(dir, 'bad-value.json', { listen: '127.0.0.1:0', page_size: 'many', servers: [] });
+    const run = serve(['--config', badValue]);
+    expect(await run.exited).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(badValue);
+    expect(lines[0]).toContain('/page_size');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+
+    const badJson = dir.file('bad-json.json', '{ "servers": [ }');
+    const syntax = serve(['--config', badJson]);
+    expect(await syntax.exited).toBe(1);
+    expect(syntax.stderr.trim().split('\n')).toHaveLength(1);
+    expect(syntax.stderr).toContain(badJson);
+
+    const missing = serve(['--config', join(dir.path, 'nope.json')]);
+    expect(await missing.exited).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+
+    const usage = serve(['--bogus']);
+    expect(await usage.exited).toBe(1);
+  });
+
+  it('serves MCP over stdio (--stdio) on both revisions', async () => {
+    const config = configFile(dir, 'stdio.json', { data_dir: join(dir.path, 'stdio-data'), api_key: 'a-configured-admin-key-123', servers: [demoServer()] });
+    for (const modern of [false, true]) {
+      const client = new Client({ name: 'c2-test', version: '1.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVE_MAIN, '--stdio', '--config', config], stderr: 'ignore' }));
+      try {
+        await expect.poll(async () => (await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name), { timeout: 15_000 }).toContain('demo:echo');
+        const result = await client.callTool({ name: 'demo:echo', arguments: { text: 'over stdio' } });
+        expect(result.isError).toBeFalsy();
+        expect(JSON.stringify(result.content)).toContain('over stdio');
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('starts on the embedded default without a file and prints a generated API key once', async (ctx) => {
+    if (!(await portFree(8080))) {
+      ctx.skip(); // the embedded default listens on 127.0.0.1:8080, which something else holds here
+      return;
+    }
+    const env = { MCPPROXY_DATA_DIR: join(dir.path, 'embedded-data') };
+    const first = serve([], env);
+    const url = await servingUrl(first);
+    expect(url).toBe('http://127.0.0.1:8080/mcp');
+    expect(first.stdout).toMatch(/API key/i);
+    const key = /^\s+(\S{16,})\s*$/m.exec(first.stdout)?.[1];
+    expect(key).toBeDefined();
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = serve([], env);
+    await servingUrl(second);
+    expect(second.stdout).not.toContain(key!);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
