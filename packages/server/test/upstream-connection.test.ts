@@ -227,6 +227,28 @@ describe('UpstreamConnection over Streamable HTTP', () => {
     expect(await up.connection.callTool('echo', { text: 'hi' })).toMatchObject({ structuredContent: { text: 'hi' } });
   });
 
+  it('notices an HTTP upstream that went away (disconnected), and reconnects when it is back', async () => {
+    const fixture = await startHttpFixture([]);
+    cleanups.push(() => fixture.stop());
+    const up = observe({ name: 'remote', transport: 'http', url: fixture.url, headers: {} }, { requestTimeoutMs: 1000 });
+    up.connection.start();
+    const ready = await up.until((st) => st.state === 'ready');
+    // let the event stream open, then kill the upstream
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await fixture.stop();
+    const lost = await up.until((st) => st.state === 'disconnected' || st.state === 'error');
+    expect(lost.ever_ready).toBe(true);
+    expect(lost.tools).toBe(ready.tools);
+    expect(lost.diagnostic_action).toBe('view_logs');
+    await expect(up.connection.callTool('echo', {})).rejects.toMatchObject({ code: 'server_not_connected' });
+
+    const back = await startHttpFixture(['--http', new URL(fixture.url).port]);
+    cleanups.push(() => back.stop());
+    expect(back.url).toBe(fixture.url);
+    const again = await up.until((st) => st.state === 'ready' && st.tools !== ready.tools);
+    expect(again.last_error).toBeUndefined();
+  });
+
   it('is an error (view_logs) when nothing listens', async () => {
     const up = observe({ name: 'gone', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} });
     up.connection.start();

@@ -1,5 +1,5 @@
 import type { ConnectionState } from '@mcpproxy/evaluator';
-import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { RuntimeError } from '../state/runtime-error.js';
@@ -72,6 +72,7 @@ export class UpstreamConnection {
   private running = false;
   private refreshing = false;
   private refreshAgain = false;
+  private probing = false;
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -124,6 +125,8 @@ export class UpstreamConnection {
       );
       return result as CallToolResult;
     } catch (cause) {
+      // The upstream answering with an error is its business; failing to reach it is ours.
+      if (!(cause instanceof ProtocolError)) this.probe(attempt);
       if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
         throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
       }
@@ -146,6 +149,8 @@ export class UpstreamConnection {
     const attempt: Attempt = { generation, client, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
+    // Over HTTP nothing closes when the upstream goes away; a failing event stream is the sign.
+    client.onerror = () => this.probe(attempt);
     client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
 
     try {
@@ -220,7 +225,7 @@ export class UpstreamConnection {
         diagnostic_action: this.spec.transport === 'stdio' ? 'restart' : 'view_logs',
       };
     } else {
-      this.current = { ...keep, state: 'error', last_error: this.explain(cause), diagnostic_action: 'view_logs' };
+      this.current = { ...keep, state: wasReady ? 'disconnected' : 'error', last_error: this.explain(cause), diagnostic_action: 'view_logs' };
     }
     this.options.onChange(this.current);
     this.scheduleReconnect();
@@ -256,6 +261,23 @@ export class UpstreamConnection {
         if (this.refreshAgain && !this.isStale(attempt)) this.refresh(attempt);
       }
     })();
+  }
+
+  /** Is a ready HTTP upstream still there? A ping that cannot get through loses the connection. */
+  private probe(attempt: Attempt): void {
+    if (this.isStale(attempt) || this.probing || this.current.state !== 'ready' || this.spec.transport !== 'http') return;
+    this.probing = true;
+    attempt.client
+      .ping({ timeout: this.options.requestTimeoutMs })
+      .then(
+        () => undefined,
+        (cause: unknown) => {
+          if (!(cause instanceof ProtocolError)) this.lose(attempt, cause);
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+      });
   }
 
   private async readCredential(): Promise<string | undefined> {
