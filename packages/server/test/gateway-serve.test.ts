@@ -13,7 +13,7 @@ interface Run {
   readonly child: ChildProcess;
   stdout: string;
   stderr: string;
-  readonly exited: Promise<number | null>;
+  readonly exited: Promise<number | string | null>;
 }
 
 function serve(args: string[], env: Record<string, string> = {}): Run {
@@ -22,7 +22,8 @@ function serve(args: string[], env: Record<string, string> = {}): Run {
     child,
     stdout: '',
     stderr: '',
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    // The exit code, or the signal that killed it (a clean shutdown exits 0 by itself).
+    exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal))),
   };
   child.stdout!.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));

@@ -28,6 +28,20 @@ async function main(argv: readonly string[]): Promise<number> {
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   const log = (line: string) => process.stderr.write(`mcpproxy: ${line}\n`);
 
+  // Signals are handled from the first moment, so one that arrives during start-up still shuts down cleanly.
+  const stopped = new Promise<string>((resolve) => {
+    let seen = false;
+    const onSignal = (signal: string) => {
+      if (seen) process.exit(130); // a second signal: stop waiting
+      seen = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', () => onSignal('SIGINT'));
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
+    // stdio mode: the client closing our stdin ends the session, and the process with it.
+    if (stdio) process.stdin.on('end', () => onSignal('stdin closed'));
+  });
+
   const loaded = await loadConfig(values.config);
   if (!loaded.ok) return fail(loaded.error.message);
   const config = loaded.config;
@@ -43,22 +57,13 @@ async function main(argv: readonly string[]): Promise<number> {
   if (gateway.url !== undefined) say(`mcpproxy gateway serving MCP at ${gateway.url} (config: ${source})`);
   else log(`gateway serving MCP on stdio (config: ${source})`);
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) process.exit(130); // a second signal: stop waiting
-      stopping = true;
-      log(`${signal}: shutting down`);
-      gateway.close().then(
-        () => resolve(0),
-        (error: unknown) => resolve(fail(`shutdown: ${messageOf(error)}`)),
-      );
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    // stdio mode: the client closing our stdin ends the session, and the process with it.
-    if (stdio) process.stdin.on('end', () => stop('stdin closed'));
-  });
+  log(`${await stopped}: shutting down`);
+  try {
+    await gateway.close();
+    return 0;
+  } catch (error) {
+    return fail(`shutdown: ${messageOf(error)}`);
+  }
 }
 
 function fail(message: string): number {
