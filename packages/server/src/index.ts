@@ -1,0 +1,13 @@
+// @mcpproxy/server: the MCP gateway. `startGateway` runs it on a loaded configuration; the CLI
+// (and the package's own `serve` command) are thin shells around these.
+export {
+  startGateway,
+  type GatewayOptions,
+  type GatewayStart,
+  type GatewayStartError,
+  type GatewayStartErrorCode,
+  type RunningGateway,
+} from './gateway.js';
+export { EMBEDDED_DEFAULT, loadConfig, validateAndResolve, type ConfigError, type LoadConfigResult, type ResolvedConfig } from './config/gateway-config.js';
+export type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot, ServedTool } from './state/gateway-runtime.js';
+export { RuntimeError, type RuntimeErrorCode } from './state/runtime-error.js';
