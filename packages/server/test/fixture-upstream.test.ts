@@ -2,20 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_MAIN, Scratch, eventually, startHttpFixture, tool } from './fixture-process.js';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from './cleanup-after-each.js';
+import { FIXTURE_MAIN, eventually, startHttpFixture, tool } from './fixture-process.js';
 import type { HttpFixture } from './fixture-process.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function scratch(): Scratch {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
-  return s;
-}
+const { defer, scratch } = cleanupAfterEach();
 
 /** A client whose sent messages are counted, to compare with the fixture's own count. */
 function countingClient(transport: Transport): { client: Client; sent: () => number } {
@@ -26,7 +18,7 @@ function countingClient(transport: Transport): { client: Client; sent: () => num
     return send(message, options);
   };
   const client = new Client({ name: 'fixture-test', version: '1.0.0' });
-  cleanups.push(() => client.close());
+  defer(() => client.close());
   return { client, sent: () => sent };
 }
 
@@ -39,7 +31,7 @@ async function stdioClient(args: readonly string[]) {
 
 async function httpFixture(args: readonly string[]): Promise<HttpFixture> {
   const fixture = await startHttpFixture(args);
-  cleanups.push(() => fixture.stop());
+  defer(() => fixture.stop());
   return fixture;
 }
 
@@ -164,7 +156,7 @@ describe('fixture upstream over Streamable HTTP', () => {
     expect((await legacy.listTools()).tools.map((t) => t.name)).toContain('echo');
 
     const modern = new Client({ name: 'fixture-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    cleanups.push(() => modern.close());
+    defer(() => modern.close());
     await modern.connect(new StreamableHTTPClientTransport(new URL(fixture.url), { requestInit: { headers } }));
     expect(modern.getProtocolEra()).toBe('modern');
     expect(await modern.callTool({ name: 'echo', arguments: { text: 'x' } })).toMatchObject({ structuredContent: { text: 'x' } });

@@ -1,15 +1,13 @@
 // The approval model of issue 4 through the runtime, on real fixtures, persisted in a real store.
 import { classifyTool } from '@mcpproxy/evaluator';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Scratch, tool } from './fixture-process.js';
-import type { FixtureToolEntry } from './fixture-process.js';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from './cleanup-after-each.js';
+import { tool } from './fixture-process.js';
+import type { FixtureToolEntry , Scratch} from './fixture-process.js';
 import { fixtureServer, startHarness } from './runtime-harness.js';
 import type { Harness } from './runtime-harness.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { defer, scratch } = cleanupAfterEach();
 
 interface World {
   readonly s: Scratch;
@@ -25,15 +23,14 @@ async function world(
   serverExtra: Record<string, unknown>,
   gateway: Record<string, unknown> = {},
 ): Promise<World> {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
+  const s = scratch();
   const file = s.writeTools('tools.json', tools);
   const config = {
     ...gateway,
     servers: [fixtureServer('fx', ['--tools', file, '--pid-file', s.file('pid'), '--count-file', s.file('count')], serverExtra)],
   };
   let current = await startHarness(s, config);
-  cleanups.push(() => current.stop());
+  defer(() => current.stop());
   return {
     s,
     get h() {

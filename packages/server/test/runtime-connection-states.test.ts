@@ -1,23 +1,21 @@
 // Every connection state of issue 4, induced on a real fixture and observed through the
 // runtime's published snapshots (the only thing the surfaces read).
 import { connectionGate } from '@mcpproxy/evaluator';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Scratch, startHttpFixture } from './fixture-process.js';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from './cleanup-after-each.js';
+import type { Scratch} from './fixture-process.js';
+import { startHttpFixture } from './fixture-process.js';
 import { fixtureServer, startHarness } from './runtime-harness.js';
 import type { Harness } from './runtime-harness.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { defer, scratch } = cleanupAfterEach();
 
 type HarnessConfig = Parameters<typeof startHarness>[1];
 
 async function harness(config: HarnessConfig | ((s: Scratch) => HarnessConfig)): Promise<{ h: Harness; s: Scratch }> {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
+  const s = scratch();
   const h = await startHarness(s, typeof config === 'function' ? config(s) : config);
-  cleanups.push(() => h.stop());
+  defer(() => h.stop());
   return { h, s };
 }
 
@@ -50,7 +48,7 @@ describe('connection states through the runtime', () => {
 
   it('pending_auth when an HTTP upstream answers 401; a stored credential and a restart make it ready', async () => {
     const fixture = await startHttpFixture(['--require-token', 'a-long-upstream-token']);
-    cleanups.push(() => fixture.stop());
+    defer(() => fixture.stop());
     const { h } = await harness({ servers: [{ name: 'remote', url: fixture.url, quarantined: false }] });
     const pending = await h.until('remote', (s) => s.connection.state === 'pending_auth');
     expect(connectionGate(pending.connection.state)).toBe('oauth_required');

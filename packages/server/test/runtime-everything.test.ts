@@ -1,25 +1,21 @@
 // A real published MCP server as a stdio upstream: @modelcontextprotocol/server-everything.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { Scratch } from './fixture-process.js';
+import { expect, it } from 'vitest';
+import { cleanupAfterEach } from './cleanup-after-each.js';
 import { startHarness } from './runtime-harness.js';
 
 const require = createRequire(import.meta.url);
 const everythingMain = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { defer, scratch } = cleanupAfterEach();
 
 it('server-everything reaches ready, its tools are indexed with hashes, and a call returns its real result', async () => {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
+  const s = scratch();
   const h = await startHarness(s, {
     servers: [{ name: 'everything', command: process.execPath, args: [everythingMain, 'stdio'], quarantined: false }],
   });
-  cleanups.push(() => h.stop());
+  defer(() => h.stop());
   const ready = await h.until('everything', (srv) => srv.connection.state === 'ready', 20_000);
   expect(ready.tools.size).toBeGreaterThan(5);
   const echo = ready.tools.get('echo');

@@ -1,23 +1,20 @@
 // The published state: immutable, versioned, one per change; reading it is O(1) and does no I/O.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { cleanupAfterEach } from './cleanup-after-each.js';
 import type { PublishedState } from '../src/state/gateway-runtime.js';
-import { Scratch, tool } from './fixture-process.js';
+import { tool } from './fixture-process.js';
 import { fixtureServer, startHarness } from './runtime-harness.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { defer, scratch } = cleanupAfterEach();
 
 it('publishes a new frozen version on every change; old versions never change', async () => {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
+  const s = scratch();
   const file = s.writeTools('tools.json', [tool('a'), tool('b')]);
   const h = await startHarness(s, {
     servers: [fixtureServer('fx', ['--tools', file, '--count-file', s.file('count')], { quarantined: false })],
     profiles: [{ name: 'dev', servers: ['fx'] }],
   });
-  cleanups.push(() => h.stop());
+  defer(() => h.stop());
   const seen: PublishedState[] = [];
   const unsubscribe = h.runtime.subscribe((state) => seen.push(state));
   await h.until('fx', (srv) => srv.connection.state === 'ready');
@@ -50,15 +47,14 @@ it('publishes a new frozen version on every change; old versions never change', 
 });
 
 it('reading the state does no upstream I/O; every message sent is counted', async () => {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
+  const s = scratch();
   const h = await startHarness(s, {
     servers: [
       fixtureServer('one', ['--count-file', s.file('one')], { quarantined: false }),
       fixtureServer('two', ['--count-file', s.file('two'), '--page-size', '1'], { quarantined: false }),
     ],
   });
-  cleanups.push(() => h.stop());
+  defer(() => h.stop());
   await h.until('one', (srv) => srv.connection.state === 'ready');
   await h.until('two', (srv) => srv.connection.state === 'ready');
   const sent = h.runtime.upstreamMessageCount();

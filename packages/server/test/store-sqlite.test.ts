@@ -10,6 +10,18 @@ import { STORE_FILE_NAME, openStore } from '../src/store/store.js';
 import type { Store } from '../src/store/store.js';
 
 const builtStore = new URL('../dist/store/store.js', import.meta.url).href;
+
+/** node arguments that open the store in the directory given as argv[1] (a second gateway), then run `then`. */
+function openInChild(dir: string, then: string): string[] {
+  return [
+    '--input-type=module',
+    '-e',
+    `import { openStore } from ${JSON.stringify(builtStore)};
+     const r = openStore(process.argv[1]);
+     ${then}`,
+    dir,
+  ];
+}
 const dirs: string[] = [];
 const stores: Store[] = [];
 
@@ -54,7 +66,7 @@ describe('openStore', () => {
     await first.markServersKnown(['alpha']);
     first.close();
     const second = open(dir);
-    expect(await second.listKnownServers()).toEqual(new Set(['alpha']));
+    expect([...(await second.listKnownServers()).keys()]).toEqual(['alpha']);
   });
 
   it('refuses a database written by a newer gateway', () => {
@@ -103,15 +115,8 @@ describe('the data-dir lock', () => {
     open(dir);
     const child = spawnSync(
       process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { openStore } from ${JSON.stringify(builtStore)};
-         const r = openStore(process.argv[1]);
-         if (r.ok) { r.store.close(); process.exit(0); }
-         console.error(r.error.code + ': ' + r.error.message); process.exit(3);`,
-        dir,
-      ],
+      openInChild(dir, `if (r.ok) { r.store.close(); process.exit(0); }
+                        console.error(r.error.code + ': ' + r.error.message); process.exit(3);`),
       { encoding: 'utf8' },
     );
     expect(child.status).toBe(3);
@@ -123,15 +128,8 @@ describe('the data-dir lock', () => {
     const dir = tempDir();
     const holder = spawn(
       process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { openStore } from ${JSON.stringify(builtStore)};
-         const r = openStore(process.argv[1]);
-         if (!r.ok) { console.error(r.error.message); process.exit(3); }
-         console.log('locked'); setInterval(() => {}, 1000);`,
-        dir,
-      ],
+      openInChild(dir, `if (!r.ok) { console.error(r.error.message); process.exit(3); }
+                        console.log('locked'); setInterval(() => {}, 1000);`),
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve, reject) => {
@@ -151,7 +149,7 @@ describe('the data-dir lock', () => {
     expect(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8').trim()).toBe(String(holder.pid));
     const store = open(dir);
     expect(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8').trim()).toBe(String(process.pid));
-    expect(await store.listKnownServers()).toEqual(new Set());
+    expect((await store.listKnownServers()).size).toBe(0);
   });
 
   it('takes over a lock file whose content is garbage', () => {
@@ -179,6 +177,21 @@ describe('store contents', () => {
       { server: 'alpha', tool: 'a', status: 'changed', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:a2', hash_schema_version: 1, user_disabled: true },
       { server: 'beta', tool: 'b', status: 'pending', current_hash: 'sha256/v1:bb', hash_schema_version: 1, user_disabled: false },
     ]);
+  });
+
+  it('remembers known servers and when their baseline was approved, once', async () => {
+    const store = open(tempDir());
+    await store.markServersKnown(['alpha']);
+    expect((await store.listKnownServers()).get('alpha')?.baseline_at).toBeUndefined();
+    await store.markBaselineApproved('alpha');
+    const first = (await store.listKnownServers()).get('alpha')?.baseline_at;
+    expect(first).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.markBaselineApproved('alpha');
+    expect((await store.listKnownServers()).get('alpha')?.baseline_at).toBe(first);
+    // a server not seen before becomes known by it
+    await store.markBaselineApproved('beta');
+    expect([...(await store.listKnownServers()).keys()]).toEqual(['alpha', 'beta']);
   });
 
   it('keeps server overrides per key, and an empty override removes the row', async () => {

@@ -1,23 +1,15 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from './cleanup-after-each.js';
 import { RuntimeError } from '../src/state/runtime-error.js';
 import { reconnectDelay } from '../src/upstream/reconnect-backoff.js';
 import { toolHash } from '../src/upstream/tool-hash.js';
 import { UpstreamConnection } from '../src/upstream/upstream-connection.js';
 import type { UpstreamConnectionOptions, UpstreamStatus } from '../src/upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../src/upstream/upstream-spec.js';
-import { FIXTURE_MAIN, Scratch, eventually, startHttpFixture, tool } from './fixture-process.js';
+import { FIXTURE_MAIN, eventually, startHttpFixture, tool } from './fixture-process.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function scratch(): Scratch {
-  const s = new Scratch();
-  cleanups.push(() => s.remove());
-  return s;
-}
+const { defer, scratch } = cleanupAfterEach();
 
 interface Observed {
   readonly connection: UpstreamConnection;
@@ -41,7 +33,7 @@ function observe(spec: UpstreamSpec, overrides: Partial<UpstreamConnectionOption
     onChange: (status) => history.push({ at: Date.now(), status }),
     ...overrides,
   });
-  cleanups.push(() => connection.stop());
+  defer(() => connection.stop());
   return {
     connection,
     history,
@@ -149,7 +141,7 @@ describe('UpstreamConnection over stdio', () => {
     const up = observe(stdio('mute', ['--start-delay-ms', '60000']), { requestTimeoutMs: 300 });
     let ticks = 0;
     const ticker = setInterval(() => (ticks += 1), 20);
-    cleanups.push(() => clearInterval(ticker));
+    defer(() => clearInterval(ticker));
     up.connection.start();
     const failed = await up.until((st) => st.state === 'error');
     expect(failed.last_error).toMatch(/did not answer within 300 ms/);
@@ -199,7 +191,7 @@ describe('UpstreamConnection over stdio', () => {
 describe('UpstreamConnection over Streamable HTTP', () => {
   it('is pending_auth after a 401 (WWW-Authenticate kept, action login), then ready with a stored credential', async () => {
     const fixture = await startHttpFixture(['--require-token', 'open-sesame-123']);
-    cleanups.push(() => fixture.stop());
+    defer(() => fixture.stop());
     const stored: { credential?: string } = {};
     const up = observe({ name: 'remote', transport: 'http', url: fixture.url, headers: {} }, { credential: async () => stored.credential });
     up.connection.start();
@@ -217,7 +209,7 @@ describe('UpstreamConnection over Streamable HTTP', () => {
 
   it('sends configured headers (a configured Authorization wins over a stored credential)', async () => {
     const fixture = await startHttpFixture(['--require-token', 'from-config-1234']);
-    cleanups.push(() => fixture.stop());
+    defer(() => fixture.stop());
     const up = observe(
       { name: 'remote', transport: 'http', url: fixture.url, headers: { Authorization: 'Bearer from-config-1234' } },
       { credential: async () => 'stale-credential' },
@@ -229,7 +221,7 @@ describe('UpstreamConnection over Streamable HTTP', () => {
 
   it('notices an HTTP upstream that went away (disconnected), and reconnects when it is back', async () => {
     const fixture = await startHttpFixture([]);
-    cleanups.push(() => fixture.stop());
+    defer(() => fixture.stop());
     const up = observe({ name: 'remote', transport: 'http', url: fixture.url, headers: {} }, { requestTimeoutMs: 1000 });
     up.connection.start();
     const ready = await up.until((st) => st.state === 'ready');
@@ -243,7 +235,7 @@ describe('UpstreamConnection over Streamable HTTP', () => {
     await expect(up.connection.callTool('echo', {})).rejects.toMatchObject({ code: 'server_not_connected' });
 
     const back = await startHttpFixture(['--http', new URL(fixture.url).port]);
-    cleanups.push(() => back.stop());
+    defer(() => back.stop());
     expect(back.url).toBe(fixture.url);
     const again = await up.until((st) => st.state === 'ready' && st.tools !== ready.tools);
     expect(again.last_error).toBeUndefined();

@@ -76,14 +76,7 @@ class Scanner {
   }
 
   private object(): void {
-    this.pos += 1;
-    this.skipSpace();
-    if (this.text[this.pos] === '}') {
-      this.pos += 1;
-      return;
-    }
-    for (;;) {
-      this.skipSpace();
+    this.members('}', () => {
       if (this.text[this.pos] !== '"') this.fail(`unexpected ${this.here()}: a property name in double quotes was expected`);
       this.string();
       this.skipSpace();
@@ -91,41 +84,35 @@ class Scanner {
       this.pos += 1;
       this.skipSpace();
       this.value();
-      this.skipSpace();
-      const next = this.text[this.pos];
-      if (next === ',') {
-        this.pos += 1;
-        continue;
-      }
-      if (next === '}') {
-        this.pos += 1;
-        return;
-      }
-      this.fail(`unexpected ${this.here()}: ',' or '}' was expected`);
-    }
+    });
   }
 
   private array(): void {
+    this.members(']', () => this.value());
+  }
+
+  /** The comma-separated members of an object or array, after its opening bracket. */
+  private members(close: '}' | ']', member: () => void): void {
     this.pos += 1;
     this.skipSpace();
-    if (this.text[this.pos] === ']') {
+    if (this.text[this.pos] === close) {
       this.pos += 1;
       return;
     }
     for (;;) {
       this.skipSpace();
-      this.value();
+      member();
       this.skipSpace();
       const next = this.text[this.pos];
       if (next === ',') {
         this.pos += 1;
         continue;
       }
-      if (next === ']') {
+      if (next === close) {
         this.pos += 1;
         return;
       }
-      this.fail(`unexpected ${this.here()}: ',' or ']' was expected`);
+      this.fail(`unexpected ${this.here()}: ',' or '${close}' was expected`);
     }
   }
 
