@@ -53,6 +53,7 @@ describe('connection states through the runtime', () => {
     const pending = await h.until('remote', (s) => s.connection.state === 'pending_auth');
     expect(connectionGate(pending.connection.state)).toBe('oauth_required');
     expect(pending.connection.diagnostic_action).toBe('login');
+    expect(pending.connection.www_authenticate).toBe('Bearer realm="mcp-fixture", error="invalid_token"');
     expect(pending.transport).toBe('http');
 
     await h.store.setUpstreamCredential('remote', 'a-long-upstream-token');

@@ -1,4 +1,4 @@
-import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerSnapshot } from '@mcpproxy/evaluator';
+import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerConnection, ServerSnapshot } from '@mcpproxy/evaluator';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ResolvedConfig } from '../config/gateway-config.js';
 import type { Store } from '../store/store.js';
@@ -10,7 +10,13 @@ export interface ServedTool extends IndexedTool {
   readonly definition: Tool;
 }
 
+export interface RuntimeServerConnection extends ServerConnection {
+  /** The upstream's WWW-Authenticate from its last 401 (pending_auth), for the login remediation. */
+  readonly www_authenticate?: string;
+}
+
 export interface RuntimeServerSnapshot extends ServerSnapshot {
+  readonly connection: RuntimeServerConnection;
   readonly tools: ReadonlyMap<string, ServedTool>;
   readonly transport: 'stdio' | 'http';
 }

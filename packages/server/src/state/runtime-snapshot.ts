@@ -1,8 +1,8 @@
-import type { ApprovalRecord, ServerConnection, ToolAnnotations } from '@mcpproxy/evaluator';
+import type { ApprovalRecord, ToolAnnotations } from '@mcpproxy/evaluator';
 import type { ResolvedServerConfig } from '../config/gateway-config.js';
 import type { ListedTool } from '../upstream/list-upstream-tools.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
-import type { RuntimeServerSnapshot, ServedTool } from './gateway-runtime.js';
+import type { RuntimeServerConnection, RuntimeServerSnapshot, ServedTool } from './gateway-runtime.js';
 
 /** Everything the runtime knows about one server at one moment. */
 export interface ServerState {
@@ -21,11 +21,12 @@ const servedToolsCache = new WeakMap<ReadonlyMap<string, ListedTool>, ReadonlyMa
  */
 export function serverSnapshot(state: ServerState): RuntimeServerSnapshot {
   const { config, status } = state;
-  const connection: ServerConnection = {
+  const connection: RuntimeServerConnection = {
     ever_ready: status.ever_ready,
     ...(status.state === undefined ? {} : { state: status.state }),
     ...(status.last_error === undefined ? {} : { last_error: status.last_error }),
     ...(status.diagnostic_action === undefined ? {} : { diagnostic_action: status.diagnostic_action }),
+    ...(status.www_authenticate === undefined ? {} : { www_authenticate: status.www_authenticate }),
   };
   return Object.freeze({
     name: config.name,
