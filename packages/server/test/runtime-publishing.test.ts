@@ -22,7 +22,9 @@ it('publishes a new frozen version on every change; old versions never change', 
   const before = h.runtime.current();
   expect(Object.isFrozen(before)).toBe(true);
   expect(Object.isFrozen(before.snapshot)).toBe(true);
+  // built on first use, then the same object for this version
   expect(before.prepared.snapshot).toBe(before.snapshot);
+  expect(before.prepared).toBe(before.prepared);
   expect(before.snapshot.profiles.get('dev')).toEqual(['fx']);
   const beforeServer = before.snapshot.servers.get('fx')!;
   expect(Object.isFrozen(beforeServer)).toBe(true);

@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '@mcpproxy/evaluator';
+import type { ApprovalRecord, PreparedSnapshot } from '@mcpproxy/evaluator';
 import { prepareSnapshot } from '@mcpproxy/evaluator';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
@@ -316,7 +316,15 @@ export class LiveRuntime implements GatewayRuntime {
       servers,
       profiles: new Map(this.config.profiles.map((profile) => [profile.name, profile.servers])),
     });
-    return Object.freeze({ snapshot, prepared: prepareSnapshot(snapshot) });
+    // The suggestion index costs tens of milliseconds at 10,000 tools; only a preflight needs it,
+    // so it is built on first use, once per version (connection events publish often).
+    let prepared: PreparedSnapshot | undefined;
+    return Object.freeze({
+      snapshot,
+      get prepared(): PreparedSnapshot {
+        return (prepared ??= prepareSnapshot(snapshot));
+      },
+    });
   }
 
   private entry(server: string): ServerEntry {
