@@ -137,6 +137,13 @@ describe('UpstreamConnection over stdio', () => {
     expect(up.connection.status().last_error).toMatch(/boom/);
   });
 
+  it('reports a command that cannot be started as error, naming the cause', async () => {
+    const up = observe({ name: 'nowhere', transport: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} });
+    up.connection.start();
+    const failed = await up.until((st) => st.state === 'error');
+    expect(failed.last_error).toMatch(/ENOENT/);
+  });
+
   it('never waits on a silent upstream: a timeout is an error, and the event loop keeps running', async () => {
     const up = observe(stdio('mute', ['--start-delay-ms', '60000']), { requestTimeoutMs: 300 });
     let ticks = 0;
@@ -239,6 +246,13 @@ describe('UpstreamConnection over Streamable HTTP', () => {
     expect(back.url).toBe(fixture.url);
     const again = await up.until((st) => st.state === 'ready' && st.tools !== ready.tools);
     expect(again.last_error).toBeUndefined();
+  });
+
+  it('reports a URL that cannot be parsed as error instead of throwing', async () => {
+    const up = observe({ name: 'bad', transport: 'http', url: 'http://[not-a-host/mcp', headers: {} });
+    up.connection.start();
+    const failed = await up.until((st) => st.state === 'error');
+    expect(failed.last_error).toMatch(/Invalid URL/);
   });
 
   it('is an error (view_logs) when nothing listens', async () => {

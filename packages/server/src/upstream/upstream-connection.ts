@@ -145,7 +145,15 @@ export class UpstreamConnection {
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
       { capabilities: {} },
     );
-    const { transport, unauthorized, stderr } = this.createTransport(credential);
+    let created: ReturnType<UpstreamConnection['createTransport']>;
+    try {
+      created = this.createTransport(credential);
+    } catch (cause) {
+      // e.g. a URL the WHATWG parser refuses: nothing was started, but report it like any failure
+      this.lose({ generation, client, lost: false }, cause);
+      return;
+    }
+    const { transport, unauthorized, stderr } = created;
     const attempt: Attempt = { generation, client, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
