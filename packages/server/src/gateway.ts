@@ -73,7 +73,11 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const unsubscribe = notifyToolListChanges(
     runtime,
     gatewayListing,
-    { sessions: () => endpoint.legacySessions(), notifyModern: () => endpoint.notifyModernToolsChanged() },
+    {
+      sessions: () => endpoint.legacySessions(),
+      notifyModern: () => endpoint.notifyModernToolsChanged(),
+      hasModernListeners: () => endpoint.hasModernListeners(),
+    },
     onError,
   );
   return {

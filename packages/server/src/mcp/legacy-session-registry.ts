@@ -76,6 +76,10 @@ export class LegacySessionRegistry {
     const server = this.options.createServer({ identity, era: 'legacy' });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Answers are computed locally and carry no related messages on the way (no progress or
+      // server->client requests), so a plain JSON body is enough and cheaper for both sides than an
+      // SSE stream per POST; notifications still reach the client on its GET stream.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         opened = { id, identity, server, transport, lastSeen: Date.now() };
         this.admit(opened);

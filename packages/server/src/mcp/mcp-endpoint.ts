@@ -1,4 +1,4 @@
-import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryServerEventBus, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { LegacySessionRegistry, type LegacySession } from './legacy-session-registry.js';
 import { identityAuthInfo, identityFromAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
 
@@ -17,11 +17,14 @@ export interface McpEndpoint {
   legacySessions(): Iterable<LegacySession>;
   /** Signals open 2026-07-28 `subscriptions/listen` streams that the tool list changed. */
   notifyModernToolsChanged(): void;
+  /** Whether any 2026-07-28 `subscriptions/listen` stream is open (nothing to compute for otherwise). */
+  hasModernListeners(): boolean;
   close(): Promise<void>;
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const onError = options.onError;
+  const bus = new InMemoryServerEventBus(onError);
   // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
   const modern = createMcpHandler(
     (ctx) => {
@@ -29,7 +32,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (identity === undefined) throw new Error('MCP request reached the server factory without an identity');
       return options.createServer({ identity, era: ctx.era });
     },
-    { legacy: 'reject', ...(onError === undefined ? {} : { onerror: onError }) },
+    { legacy: 'reject', bus, ...(onError === undefined ? {} : { onerror: onError }) },
   );
   const legacy = new LegacySessionRegistry({
     createServer: options.createServer,
@@ -46,6 +49,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     },
     legacySessions: () => legacy.sessions(),
     notifyModernToolsChanged: () => modern.notify.toolsChanged(),
+    hasModernListeners: () => bus.listenerCount > 0,
     async close() {
       await Promise.all([legacy.close(), modern.close()]);
     },

@@ -8,6 +8,8 @@ export interface ServedEntry {
   readonly server: string;
   readonly tool: string;
   readonly definition: Tool;
+  /** The upstream's own definition object (the runtime keeps it across versions while the tool is unchanged). */
+  readonly source: Tool;
 }
 
 /** The aggregated tools/list for one scope, in the deterministic served order (server, then tool). */
@@ -45,7 +47,7 @@ export function servedListing(state: PublishedState, scope: Scope, builtins: rea
 const cache = new WeakMap<PublishedState, Map<string, WeakMap<readonly Tool[], ServedListing>>>();
 
 function builtinEntries(builtins: readonly Tool[]): ServedEntry[] {
-  return [...builtins].sort((a, b) => compareCodeUnits(a.name, b.name)).map((definition) => ({ server: '', tool: definition.name, definition }));
+  return [...builtins].sort((a, b) => compareCodeUnits(a.name, b.name)).map((definition) => ({ server: '', tool: definition.name, definition, source: definition }));
 }
 
 function aggregate(state: PublishedState, visible: ReadonlySet<string>): ServedEntry[] {
@@ -58,7 +60,7 @@ function aggregate(state: PublishedState, visible: ReadonlySet<string>): ServedE
     for (const tool of names) {
       if (classifyTool(server, tool, state.snapshot.tool_quarantine) !== undefined) continue;
       const indexed = server.tools.get(tool)!;
-      entries.push({ server: server.name, tool, definition: { ...indexed.definition, name: `${server.name}:${tool}` } });
+      entries.push({ server: server.name, tool, definition: { ...indexed.definition, name: `${server.name}:${tool}` }, source: indexed.definition });
     }
   }
   return entries;
@@ -86,7 +88,7 @@ export function sameListing(a: ServedListing, b: ServedListing): boolean {
     const x = a.entries[i]!;
     const y = b.entries[i]!;
     if (x.definition.name !== y.definition.name) return false;
-    if (JSON.stringify(x.definition) !== JSON.stringify(y.definition)) return false;
+    if (x.source !== y.source && JSON.stringify(x.source) !== JSON.stringify(y.source)) return false;
   }
   return true;
 }

@@ -14,6 +14,8 @@ export interface ToolsChangedTargets {
   sessions(): Iterable<NotifiableSession>;
   /** 2026-07-28 listen streams are not scoped per session: they hear about a change of the full listing. */
   notifyModern?(): void;
+  /** Whether notifyModern has anyone to tell (the full listing is only compared when it does). */
+  hasModernListeners?(): boolean;
 }
 
 const EVERY_SERVER: Scope = { allowed_servers: '*' };
@@ -45,8 +47,9 @@ export function notifyToolListChanges(
         session.server.sendToolListChanged().catch((error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))));
       }
     }
-    if (targets.notifyModern !== undefined && !sameListing(listingFor(before, EVERY_SERVER), listingFor(next, EVERY_SERVER))) {
-      targets.notifyModern();
+    const modernListening = targets.notifyModern !== undefined && (targets.hasModernListeners?.() ?? true);
+    if (modernListening && !sameListing(listingFor(before, EVERY_SERVER), listingFor(next, EVERY_SERVER))) {
+      targets.notifyModern?.();
     }
   });
 }

@@ -1,0 +1,208 @@
+// The gateway benchmark (`pnpm bench` / `npx nx run @mcpproxy/server:bench`): needs a built dist.
+//  1. tools/list over 1,000 aggregated tools (10 fixture upstreams x 100) through the gateway, against
+//     the same 1,000 tools from ONE fixture upstream served directly over Streamable HTTP: raw HTTP
+//     POSTs, response read whole, no parsing, alternating, same run.
+//  2. The same 10 upstreams aggregated by mcp-hub 4.2.1 (installed into a temp dir at bench time)
+//     against the gateway, through the same SDK client on both sides (mcp-hub speaks legacy SSE).
+//  3. The gateway's RSS with 10,000 indexed tools (10 upstreams x 1,000).
+// Everything listens on 127.0.0.1; every process is stopped at the end; a watchdog bounds the run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ChildHandle } from './child-process-handle.js';
+import { formatMs, summarise, type LatencySummary } from './latency-stats.js';
+import { installMcpHub, mcpHubConfig, MCP_HUB_VERSION } from './mcp-hub.js';
+import { countTools, rawTarget, rawToolsList } from './raw-tools-list.js';
+import { catalogue } from './tool-catalogue.js';
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURE = join(PACKAGE_DIR, 'dist', 'fixture-upstream', 'main.js');
+const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
+const FORCE_LOOPBACK = join(PACKAGE_DIR, 'bench', 'force-loopback.mjs');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 500);
+const WARMUP = 50;
+const UPSTREAMS = 10;
+
+const work = mkdtempSync(join(tmpdir(), 'mcpproxy-bench-'));
+const children: ChildHandle[] = [];
+const watchdog = setTimeout(() => {
+  process.stderr.write('bench: watchdog: giving up after 15 minutes\n');
+  void cleanUp().then(() => process.exit(2));
+}, 15 * 60_000);
+
+function spawnChild(command: string, args: readonly string[], cwd?: string): ChildHandle {
+  const child = new ChildHandle(command, args, cwd === undefined ? {} : { cwd });
+  children.push(child);
+  return child;
+}
+
+async function cleanUp(): Promise<void> {
+  await Promise.all(children.map((c) => c.stop()));
+  rmSync(work, { recursive: true, force: true });
+}
+
+interface Upstream {
+  readonly name: string;
+  readonly command: string;
+  readonly args: string[];
+}
+
+function upstreams(perServer: number, label: string): Upstream[] {
+  return Array.from({ length: UPSTREAMS }, (_, i) => {
+    const name = `up${i}`;
+    const file = join(work, `${label}-${name}.tools.json`);
+    writeFileSync(file, JSON.stringify(catalogue(`t${i}`, perServer)));
+    return { name, command: process.execPath, args: [FIXTURE, '--tools', file, '--name', name] };
+  });
+}
+
+/** Starts the gateway (the package's own serve command) on these upstreams; resolves once all tools are served. */
+async function startGateway(label: string, servers: Upstream[], expectedTools: number): Promise<{ child: ChildHandle; url: string }> {
+  const config = join(work, `${label}.gateway.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      listen: '127.0.0.1:0',
+      data_dir: join(work, `${label}-data`),
+      api_key: 'bench-admin-key-0123456789',
+      tool_quarantine: false,
+      page_size: 10_000, // the config's maximum: one response carries the whole 1,000-tool listing, as the direct upstream's does
+      servers: servers.map((s) => ({ ...s, quarantined: false })),
+    }),
+  );
+  const child = spawnChild(process.execPath, [SERVE, '--config', config]);
+  const url = (await child.waitFor(/serving MCP at (\S+)/, 30_000))[1]!;
+  const target = rawTarget(url);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const served = countTools((await rawToolsList(target)).body);
+    if (served >= expectedTools) break;
+    if (Date.now() > deadline) throw new Error(`gateway served ${served} of ${expectedTools} tools after 120 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  target.agent.destroy();
+  return { child, url };
+}
+
+async function rawComparison(gatewayUrl: string, directUrl: string): Promise<{ gateway: LatencySummary; direct: LatencySummary; bytes: { gateway: number; direct: number } }> {
+  const gateway = rawTarget(gatewayUrl);
+  const direct = rawTarget(directUrl);
+  const first = { gateway: await rawToolsList(gateway), direct: await rawToolsList(direct) };
+  console.log(`  tools per response: gateway ${countTools(first.gateway.body)} (1,000 + describe_tool), direct ${countTools(first.direct.body)}`);
+  for (let i = 0; i < WARMUP; i++) {
+    await rawToolsList(gateway);
+    await rawToolsList(direct);
+  }
+  const samples = { gateway: [] as number[], direct: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate who goes first, so neither side always runs on a warmer machine.
+    const order = round % 2 === 0 ? (['gateway', 'direct'] as const) : (['direct', 'gateway'] as const);
+    for (const side of order) samples[side].push((await rawToolsList(side === 'gateway' ? gateway : direct)).ms);
+  }
+  gateway.agent.destroy();
+  direct.agent.destroy();
+  return { gateway: summarise(samples.gateway), direct: summarise(samples.direct), bytes: { gateway: first.gateway.bytes, direct: first.direct.bytes } };
+}
+
+async function sdkClient(kind: 'gateway' | 'mcp-hub', url: string): Promise<Client> {
+  const client = new Client({ name: 'mcpproxy-bench', version: '1.0.0' });
+  await client.connect(kind === 'gateway' ? new StreamableHTTPClientTransport(new URL(url)) : new SSEClientTransport(new URL(url)));
+  return client;
+}
+
+async function timedListing(client: Client): Promise<{ ms: number; tools: number }> {
+  const started = process.hrtime.bigint();
+  const result = await client.listTools(undefined, { cacheMode: 'bypass' });
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, tools: result.tools.length };
+}
+
+async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<string> {
+  const hubDir = mkdtempSync(join(tmpdir(), 'mcpproxy-bench-mcp-hub-'));
+  try {
+    const installed = await installMcpHub(hubDir);
+    if (!installed.ok) return `skipped: ${installed.reason}`;
+    const config = join(hubDir, 'hub.json');
+    writeFileSync(config, mcpHubConfig(servers));
+    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const hub = spawnChild(process.execPath, ['--import', FORCE_LOOPBACK, installed.cli, '--port', String(port), '--config', config], hubDir);
+    try {
+      await hub.waitFor(/servers started successfully|"state":"ready"|HTTP_SERVER_STARTED/, 60_000);
+      const hubUrl = `http://127.0.0.1:${port}/mcp`;
+      const clients = { gateway: await sdkClient('gateway', gatewayUrl), hub: await sdkClient('mcp-hub', hubUrl) };
+      const deadline = Date.now() + 60_000;
+      while ((await timedListing(clients.hub)).tools < 1000) {
+        if (Date.now() > deadline) return 'skipped: mcp-hub did not list the 1,000 tools within 60 s';
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const counts = { gateway: (await timedListing(clients.gateway)).tools, hub: (await timedListing(clients.hub)).tools };
+      for (let i = 0; i < WARMUP; i++) {
+        await timedListing(clients.gateway);
+        await timedListing(clients.hub);
+      }
+      const samples = { gateway: [] as number[], hub: [] as number[] };
+      const rounds = Math.max(50, Math.floor(ROUNDS / 2));
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? (['gateway', 'hub'] as const) : (['hub', 'gateway'] as const);
+        for (const side of order) samples[side].push((await timedListing(clients[side])).ms);
+      }
+      await clients.gateway.close();
+      await clients.hub.close();
+      const g = summarise(samples.gateway);
+      const h = summarise(samples.hub);
+      return [
+        `SDK client listTools() (2025-era, all tools, cache bypassed), ${rounds} alternating rounds; tools listed: gateway ${counts.gateway}, mcp-hub ${counts.hub}`,
+        `| | median | p99 |`,
+        `|---|---|---|`,
+        `| gateway (Streamable HTTP, session) | ${formatMs(g.median)} | ${formatMs(g.p99)} |`,
+        `| mcp-hub ${MCP_HUB_VERSION} (SSE) | ${formatMs(h.median)} | ${formatMs(h.p99)} |`,
+        `| gateway / mcp-hub | ${(g.median / h.median).toFixed(2)}x | ${(g.p99 / h.p99).toFixed(2)}x |`,
+      ].join('\n');
+    } finally {
+      await hub.stop();
+    }
+  } finally {
+    rmSync(hubDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`# gateway benchmark (node ${process.version}, ${ROUNDS} rounds)`);
+  const hundred = upstreams(100, 'k1');
+  const gateway = await startGateway('k1', hundred, 1001);
+  const directFile = join(work, 'direct.tools.json');
+  writeFileSync(directFile, JSON.stringify(Array.from({ length: UPSTREAMS }, (_, i) => catalogue(`t${i}`, 100)).flat()));
+  const directChild = spawnChild(process.execPath, [FIXTURE, '--http', '0', '--tools', directFile, '--name', 'direct']);
+  const directUrl = JSON.parse((await directChild.waitFor(/^\{"url".*\}$/m, 30_000))[0]) as { url: string };
+
+  console.log('\n## 1. raw HTTP tools/list, 1,000 tools: gateway (10 upstreams x 100) vs one upstream directly');
+  const raw = await rawComparison(gateway.url, directUrl.url);
+  console.log(`| | median | p99 | body |`);
+  console.log(`|---|---|---|---|`);
+  console.log(`| gateway | ${formatMs(raw.gateway.median)} | ${formatMs(raw.gateway.p99)} | ${raw.bytes.gateway} B |`);
+  console.log(`| direct upstream | ${formatMs(raw.direct.median)} | ${formatMs(raw.direct.p99)} | ${raw.bytes.direct} B |`);
+  console.log(`| gateway / direct | ${(raw.gateway.median / raw.direct.median).toFixed(2)}x | ${(raw.gateway.p99 / raw.direct.p99).toFixed(2)}x | |`);
+  console.log(`  gateway RSS with 1,000 tools: ${(gateway.child.rssBytes() / 2 ** 20).toFixed(1)} MiB`);
+  await directChild.stop();
+
+  console.log(`\n## 2. SDK client, gateway vs mcp-hub ${MCP_HUB_VERSION}, same 10 upstreams`);
+  console.log(await hubComparison(gateway.url, hundred));
+  await gateway.child.stop();
+
+  console.log('\n## 3. gateway RSS with 10,000 indexed tools (10 upstreams x 1,000)');
+  const big = await startGateway('k10', upstreams(1000, 'k10'), 10_000); // first page: describe_tool + 9,999
+  const target = rawTarget(big.url);
+  for (let i = 0; i < 20; i++) await rawToolsList(target);
+  target.agent.destroy();
+  console.log(`  RSS after 20 full listings: ${(big.child.rssBytes() / 2 ** 20).toFixed(1)} MiB (the gateway process alone; upstreams are separate processes)`);
+  await big.child.stop();
+}
+
+main()
+  .then(cleanUp, async (error: unknown) => {
+    await cleanUp();
+    process.stderr.write(`bench: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => clearTimeout(watchdog));
