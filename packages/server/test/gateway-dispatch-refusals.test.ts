@@ -12,6 +12,7 @@ import {
   serverReady,
   startTestGateway,
   TempDir,
+  toolText,
   waitForState,
   type FixtureToolSpec,
   type TestGateway,
@@ -24,7 +25,6 @@ const GATED_TOOLS: FixtureToolSpec[] = [
   { name: 'denied', description: 'the config denies it' },
 ];
 
-const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '');
 
 describe('dispatch refusals never reach the upstream', () => {
   let dir: TempDir;
@@ -101,7 +101,7 @@ describe('dispatch refusals never reach the upstream', () => {
       for (const client of clients) {
         const result = await client.callTool({ name: id, arguments: {} });
         expect(result.isError).toBe(true);
-        const lines = text(result).split('\n');
+        const lines = toolText(result).split('\n');
         expect(lines[0]).toMatch(new RegExp(`^Tool call refused: ${reason}( \\(retryable\\))?$`));
         expect(lines.some((line) => line.startsWith('Remediation: '))).toBe(true);
       }

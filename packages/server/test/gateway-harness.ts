@@ -104,3 +104,8 @@ export async function connectClient(url: string, era: Era, token?: string, capab
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
+
+/** The text of a tool result's first content block. */
+export function toolText(result: unknown): string {
+  return (result as { content: { text: string }[] }).content[0]?.text ?? '';
+}

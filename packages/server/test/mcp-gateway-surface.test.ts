@@ -12,6 +12,7 @@ import {
   serverReady,
   startTestGateway,
   TempDir,
+  toolText,
   waitForState,
   type FixtureToolSpec,
   type TestGateway,
@@ -41,7 +42,6 @@ async function listAll(client: Client): Promise<ListPage['tools']> {
   return tools;
 }
 
-const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '');
 
 describe('the gateway MCP surface', () => {
   let dir: TempDir;
@@ -93,26 +93,26 @@ describe('the gateway MCP surface', () => {
       it('forwards an allowed call and returns the upstream result unchanged, tool errors included', async () => {
         const echoed = await client.callTool({ name: 'alpha:echo', arguments: { text: `hi ${era}` } });
         expect(echoed.isError).toBeFalsy();
-        expect(JSON.parse(text(echoed))).toEqual({ text: `hi ${era}` });
+        expect(JSON.parse(toolText(echoed))).toEqual({ text: `hi ${era}` });
         const added = await client.callTool({ name: 'alpha:add', arguments: { a: 1 } });
         expect(added.structuredContent).toEqual({ sum: 42 });
         const failed = await client.callTool({ name: 'alpha:fail', arguments: {} });
         expect(failed.isError).toBe(true);
-        expect(text(failed)).toBe('boom from upstream');
+        expect(toolText(failed)).toBe('boom from upstream');
       });
 
       it('refuses an unknown tool as not_found without reaching any upstream', async () => {
         const before = gw.gateway.runtime.upstreamMessageCount();
         const refused = await client.callTool({ name: 'alpha:nope', arguments: {} });
         expect(refused.isError).toBe(true);
-        expect(text(refused)).toMatch(/^Tool call refused: not_found\n/);
+        expect(toolText(refused)).toMatch(/^Tool call refused: not_found\n/);
         expect(gw.gateway.runtime.upstreamMessageCount()).toBe(before);
       });
 
       it('describes served tools with describe_tool (plain mode)', async () => {
         const described = await client.callTool({ name: 'describe_tool', arguments: { tool_ids: ['alpha:echo', 'beta:x', 'alpha:echo', 'nowhere:z'] } });
         expect(described.isError).toBeFalsy();
-        const body = JSON.parse(text(described)) as { tools: { id: string; tool?: { name: string; description?: string }; error?: string }[] };
+        const body = JSON.parse(toolText(described)) as { tools: { id: string; tool?: { name: string; description?: string }; error?: string }[] };
         expect(body.tools.map((t) => t.id)).toEqual(['alpha:echo', 'beta:x', 'nowhere:z']);
         expect(body.tools[0]?.tool?.description).toBe('Echoes its arguments');
         expect(body.tools[2]?.error).toBe('not_found');
@@ -120,7 +120,7 @@ describe('the gateway MCP surface', () => {
         expect(tooMany.isError).toBe(true);
         const checkMode = await client.callTool({ name: 'describe_tool', arguments: { tool_ids: ['alpha:echo'], check: true } });
         expect(checkMode.isError).toBe(true);
-        expect(text(checkMode)).toMatch(/no verdict was computed/);
+        expect(toolText(checkMode)).toMatch(/no verdict was computed/);
       });
 
       it('scopes listing and dispatch by bearer token', async () => {
@@ -129,7 +129,7 @@ describe('the gateway MCP surface', () => {
           expect((await listAll(scoped)).map((t) => t.name)).toEqual(['describe_tool', 'alpha:add', 'alpha:echo', 'alpha:fail']);
           const refused = await scoped.callTool({ name: 'beta:x', arguments: {} });
           expect(refused.isError).toBe(true);
-          expect(text(refused)).toMatch(/^Tool call refused: not_found\n/);
+          expect(toolText(refused)).toMatch(/^Tool call refused: not_found\n/);
           expect((await scoped.callTool({ name: 'alpha:echo', arguments: {} })).isError).toBeFalsy();
         } finally {
           await scoped.close();
@@ -141,7 +141,7 @@ describe('the gateway MCP surface', () => {
         try {
           expect((await listAll(profiled)).map((t) => t.name)).toEqual(['describe_tool', 'beta:x', 'beta:y']);
           const refused = await profiled.callTool({ name: 'alpha:echo', arguments: {} });
-          expect(text(refused)).toMatch(/^Tool call refused: not_found\n/);
+          expect(toolText(refused)).toMatch(/^Tool call refused: not_found\n/);
         } finally {
           await profiled.close();
         }
@@ -186,6 +186,27 @@ describe('the gateway MCP surface', () => {
       await gw.gateway.runtime.setToolDisabled('beta', 'y', false);
       await alphaOnly.close();
       await everything.close();
+    }
+  });
+});
+
+describe('list_changed on 2026-07-28 listen streams', () => {
+  it('notifies an open subscriptions/listen stream when the served listing changes', async () => {
+    const dir = new TempDir();
+    const gw = await startTestGateway(dir, { servers: [fixtureServer('alpha', dir.tools('alpha', ALPHA_TOOLS))] });
+    try {
+      await waitForState(gw.gateway, serverReady('alpha'));
+      const client = await connectClient(gw.url, 'modern');
+      let heard = 0;
+      client.setNotificationHandler('notifications/tools/list_changed', () => void heard++);
+      const subscription = await client.listen({ toolsListChanged: true });
+      await gw.gateway.runtime.setToolDisabled('alpha', 'add', true);
+      await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+      await subscription.close();
+      await client.close();
+    } finally {
+      await gw.close();
+      dir.remove();
     }
   });
 });
