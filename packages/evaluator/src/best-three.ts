@@ -7,10 +7,14 @@ interface Ranked {
   readonly name: string;
 }
 
+function ranksBefore(prefix: boolean, distance: number, name: string, other: Ranked): boolean {
+  if (prefix !== other.prefix) return prefix;
+  if (distance !== other.distance) return distance < other.distance;
+  return name < other.name;
+}
+
 function before(a: Ranked, b: Ranked): boolean {
-  if (a.prefix !== b.prefix) return a.prefix;
-  if (a.distance !== b.distance) return a.distance < b.distance;
-  return a.name < b.name;
+  return ranksBefore(a.prefix, a.distance, a.name, b);
 }
 
 export const SUGGESTION_LIMIT = 3;
@@ -19,10 +23,10 @@ export class BestThree {
   readonly #kept: Ranked[] = [];
 
   offer(prefix: boolean, distance: number, name: string): void {
-    const candidate: Ranked = { prefix, distance, name };
     const kept = this.#kept;
     const last = kept[kept.length - 1];
-    if (kept.length === SUGGESTION_LIMIT && last !== undefined && !before(candidate, last)) return;
+    if (kept.length === SUGGESTION_LIMIT && last !== undefined && !ranksBefore(prefix, distance, name, last)) return;
+    const candidate: Ranked = { prefix, distance, name };
     let at = kept.length;
     while (at > 0 && before(candidate, kept[at - 1] as Ranked)) at -= 1;
     kept.splice(at, 0, candidate);

@@ -1,3 +1,13 @@
+/** Two DP rows, reusable across calls for strings of up to `length - 2` code points. */
+export interface LevenshteinRows {
+  prev: Int32Array;
+  cur: Int32Array;
+}
+
+export function levenshteinRows(maxLength: number): LevenshteinRows {
+  return { prev: new Int32Array(maxLength + 2), cur: new Int32Array(maxLength + 2) };
+}
+
 /**
  * Levenshtein distance between a[aStart..aEnd) and b[bStart..bEnd) when it is at most `max`,
  * else max + 1. Only the diagonal band |i - j| <= max is computed, and the scan stops as soon as
@@ -11,13 +21,14 @@ export function boundedLevenshtein(
   bStart: number,
   bEnd: number,
   max: number,
+  rows: LevenshteinRows = levenshteinRows(bEnd - bStart),
 ): number {
   const la = aEnd - aStart;
   const lb = bEnd - bStart;
   const over = max + 1;
   if (Math.abs(la - lb) > max) return over;
-  let prev = new Int32Array(lb + 2);
-  let cur = new Int32Array(lb + 2);
+  let prev = rows.prev;
+  let cur = rows.cur;
   for (let j = 0; j <= lb + 1; j += 1) prev[j] = j <= max && j <= lb ? j : over;
   for (let i = 1; i <= la; i += 1) {
     const lo = Math.max(1, i - max);

@@ -7,6 +7,7 @@ import type { WordingValues } from './fill-wording.js';
 import { parseToolId } from './parse-tool-id.js';
 import { checkPin } from './pin-check.js';
 import type { PreparedSnapshot } from './prepare-snapshot.js';
+import { queryScratch, type QueryScratch } from './query-scratch.js';
 import { querySuggestions } from './query-suggestions.js';
 import type { EvaluationContext, Policy, PreflightRequest, RequestedTool } from './request.js';
 import { isServerInScope, resolveScope } from './resolve-scope.js';
@@ -20,12 +21,18 @@ interface Evaluator {
   readonly policy: Policy | undefined;
   /** Computed at most once per request, and only when a suggestion is needed. */
   visible(): ReadonlySet<string>;
+  /** Suggestion working memory, shared by the request's IDs. */
+  scratch(): QueryScratch;
 }
 
 function policyCause(exclusion: PolicyExclusion, values: WordingValues): UnavailableCause {
   const filled: WordingValues = { ...values, annotation: exclusion.annotation, policy_rule: exclusion.rule };
   if (exclusion.value !== undefined) return { code: exclusion.reason, values: { ...filled, annotation_value: String(exclusion.value) } };
   return { code: exclusion.reason, values: filled };
+}
+
+function notFound(evaluator: Evaluator, id: string, canonical: string, values: WordingValues): ToolResult {
+  return unavailableResult(id, { code: 'not_found', values }, querySuggestions(evaluator.prepared.suggestions, canonical, evaluator.visible(), evaluator.scratch()));
 }
 
 function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult {
@@ -37,15 +44,12 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
   const { server: serverName, tool } = parsed;
   const canonical = `${serverName}:${tool}`;
   const values: WordingValues = { id: canonical, server: serverName, tool };
-  const notFound = (): ToolResult =>
-    unavailableResult(id, { code: 'not_found', values }, querySuggestions(evaluator.prepared.suggestions, canonical, evaluator.visible()));
-
   // Gates 1-2. The agent tier must not learn which servers exist outside its scope, so both
   // collapse into the very not_found an unknown tool gets.
   const server = snapshot.servers.get(serverName);
-  if (server === undefined) return tier === 'operator' ? unavailableResult(id, { code: 'server_not_configured', values }) : notFound();
+  if (server === undefined) return tier === 'operator' ? unavailableResult(id, { code: 'server_not_configured', values }) : notFound(evaluator, id, canonical, values);
   if (!isServerInScope(snapshot, scope, serverName)) {
-    return tier === 'operator' ? unavailableResult(id, { code: 'server_not_in_scope', values }) : notFound();
+    return tier === 'operator' ? unavailableResult(id, { code: 'server_not_in_scope', values }) : notFound(evaluator, id, canonical, values);
   }
   if (server.quarantined) return unavailableResult(id, { code: 'server_quarantined', values });
   if (!server.enabled) return unavailableResult(id, { code: 'server_disabled', values });
@@ -56,7 +60,7 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
   // Gate 5: a server that is not ready cannot tell whether the tool exists, so its connection
   // verdict answers instead of not_found.
   if (indexed === undefined && approval === undefined) {
-    return connection === undefined ? notFound() : unavailableResult(id, connectionCause(connection, server.connection, values));
+    return connection === undefined ? notFound(evaluator, id, canonical, values) : unavailableResult(id, connectionCause(connection, server.connection, values));
   }
   const gate = classifyTool(server, tool, snapshot.tool_quarantine);
   if (gate !== undefined) return unavailableResult(id, { code: gate, values });
@@ -83,11 +87,13 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
  */
 export function evaluate(prepared: PreparedSnapshot, request: PreflightRequest, context: EvaluationContext): Evaluation {
   let visible: ReadonlySet<string> | undefined;
+  let scratch: QueryScratch | undefined;
   const evaluator: Evaluator = {
     prepared,
     context,
     policy: request.policy,
     visible: () => (visible ??= resolveScope(prepared.snapshot, context.scope)),
+    scratch: () => (scratch ??= queryScratch()),
   };
   const tools = request.tools.map((requested) => evaluateOne(evaluator, requested));
   return { verdict: aggregateVerdict(tools), tools };

@@ -1,10 +1,29 @@
 import { BestThree } from './best-three.js';
 import { boundedLevenshtein } from './bounded-levenshtein.js';
-import { codePointsOf, endsOnCodePointBoundary } from './code-points.js';
-import { gramHash, pieceLength } from './gram-hash.js';
-import type { SuggestionIndex } from './suggestion-index.js';
+import { endsOnCodePointBoundary, unitOffsetOf, writeCodePoints } from './code-points.js';
+import { writeVariantHashes } from './deletion-variants.js';
+import { queryScratch, reserve, type QueryScratch } from './query-scratch.js';
+import { SUFFIX_WINDOW, type SuggestionIndex } from './suggestion-index.js';
 
 const MAX_DISTANCE = 2;
+
+/** Everything one query needs, passed around instead of closed over (no allocation per candidate). */
+interface Query {
+  readonly index: SuggestionIndex;
+  readonly text: string;
+  /** The query's code points are points[0..length). */
+  readonly points: Int32Array;
+  readonly length: number;
+  readonly visible: ReadonlySet<string>;
+  readonly best: BestThree;
+  /** Names within reach of the typo pass already decided (the exact name, prefix matches, checked typos). */
+  readonly decided: Set<number>;
+  readonly scratch: QueryScratch;
+}
+
+function lengthOf(index: SuggestionIndex, id: number): number {
+  return (index.starts[id + 1] ?? 0) - (index.starts[id] ?? 0);
+}
 
 function isVisible(index: SuggestionIndex, id: number, visible: ReadonlySet<string>): boolean {
   if (visible.has(index.servers[id] ?? '')) return true;
@@ -12,16 +31,81 @@ function isVisible(index: SuggestionIndex, id: number, visible: ReadonlySet<stri
   return extra !== undefined && extra.some((server) => visible.has(server));
 }
 
-/** First rank whose name is >= query (code-unit order). */
-function lowerBound(index: SuggestionIndex, query: string): number {
+/** First rank whose name is >= text (code-unit order). */
+function lowerBound(index: SuggestionIndex, text: string): number {
   let low = 0;
   let high = index.sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((index.names[index.sorted[middle] ?? 0] ?? '') < query) low = middle + 1;
+    if ((index.names[index.sorted[middle] ?? 0] ?? '') < text) low = middle + 1;
     else high = middle;
   }
   return low;
+}
+
+/** The query is a prefix of the name: a contiguous run of the sorted names. */
+function offerLongerNames(query: Query): void {
+  const { index, text, length, visible, best, decided } = query;
+  for (let rank = lowerBound(index, text); rank < index.sorted.length; rank += 1) {
+    const id = index.sorted[rank] ?? 0;
+    const name = index.names[id] ?? '';
+    if (!name.startsWith(text)) break;
+    // Ending inside a surrogate pair is a code-unit prefix only; the typo pass decides that name.
+    if (!endsOnCodePointBoundary(name, text.length)) continue;
+    const extra = lengthOf(index, id) - length;
+    if (extra <= MAX_DISTANCE) decided.add(id);
+    if (extra > 0 && isVisible(index, id, visible)) best.offer(true, extra, name);
+  }
+}
+
+/** The name is a prefix of the query: one lookup per distinct shorter name length. */
+function offerShorterNames(query: Query): void {
+  const { index, text, length: nq, visible, best, decided } = query;
+  const astral = nq !== text.length;
+  for (const length of index.lengths) {
+    if (length >= nq) break;
+    const id = index.byName.get(text.slice(0, astral ? unitOffsetOf(text, length) : length));
+    if (id === undefined) continue;
+    decided.add(id);
+    if (isVisible(index, id, visible)) best.offer(true, nq - length, index.names[id] ?? '');
+  }
+}
+
+function considerTypo(query: Query, id: number): void {
+  const { index, decided } = query;
+  if (decided.has(id)) return;
+  decided.add(id);
+  if (!isVisible(index, id, query.visible)) return;
+  const begin = index.starts[id] ?? 0;
+  const distance = boundedLevenshtein(query.points, 0, query.length, index.points, begin, begin + lengthOf(index, id), MAX_DISTANCE, query.scratch.rows);
+  if (distance > 0 && distance <= MAX_DISTANCE) query.best.offer(false, distance, index.names[id] ?? '');
+}
+
+/**
+ * Typos. A close name's indexed window (its last w = min(n, W) code points) aligns at cost <= 2
+ * with some suffix of the query; trimming that suffix to width w (or growing it, at most to the
+ * whole query) moves the same number of deletions onto both sides, so the query's suffix of width
+ * min(w, nq) always shares a deletion variant with the window.
+ */
+function offerTypos(query: Query): void {
+  const { index, points, length: nq } = query;
+  const widths = new Set<number>();
+  for (const length of index.lengths) {
+    if (Math.abs(length - nq) <= MAX_DISTANCE) widths.add(Math.min(length, SUFFIX_WINDOW, nq));
+  }
+  const { hashes, variants } = query.scratch;
+  const { tableMask, tableHashes, tableNames } = index;
+  for (const width of widths) {
+    const count = writeVariantHashes(points, nq - width, nq, hashes, 0, variants);
+    for (let k = 0; k < count; k += 1) {
+      const hash = hashes[k] ?? 0;
+      for (let slot = hash & tableMask; tableNames[slot] !== 0; slot = (slot + 1) & tableMask) {
+        if (tableHashes[slot] !== hash) continue;
+        const id = (tableNames[slot] ?? 0) - 1;
+        if (Math.abs(lengthOf(index, id) - nq) <= MAX_DISTANCE) considerTypo(query, id);
+      }
+    }
+  }
 }
 
 /**
@@ -29,64 +113,12 @@ function lowerBound(index: SuggestionIndex, query: string): number {
  * prefix of the query or have it as a prefix (rune-wise), or lie within Levenshtein distance 2;
  * never the query itself; prefix matches first, then distance, then name; at most three.
  */
-export function querySuggestions(index: SuggestionIndex, query: string, visible: ReadonlySet<string>): string[] {
-  const { points: q, offsets } = codePointsOf(query);
-  const nq = q.length;
-  const best = new BestThree();
-  // Names already decided (the exact name, prefix matches); the typo pass skips them.
-  const decided = new Set<number>();
-  const lengthOf = (id: number): number => (index.starts[id + 1] ?? 0) - (index.starts[id] ?? 0);
-
-  // The query is a prefix of the name: a contiguous run in code-unit order.
-  for (let rank = lowerBound(index, query); rank < index.sorted.length; rank += 1) {
-    const id = index.sorted[rank] ?? 0;
-    const name = index.names[id] ?? '';
-    if (!name.startsWith(query)) break;
-    // Ending inside a surrogate pair is a code-unit prefix only; the typo pass decides it.
-    if (!endsOnCodePointBoundary(name, query.length)) continue;
-    decided.add(id);
-    if (name.length === query.length || !isVisible(index, id, visible)) continue;
-    best.offer(true, lengthOf(id) - nq, name);
-  }
-
-  // The name is a prefix of the query: one lookup per distinct shorter name length.
-  for (const length of index.lengths) {
-    if (length >= nq) break;
-    const id = index.byName.get(query.slice(0, offsets[length] ?? 0));
-    if (id === undefined) continue;
-    decided.add(id);
-    if (isVisible(index, id, visible)) best.offer(true, nq - length, index.names[id] ?? '');
-  }
-
-  const consider = (id: number): void => {
-    if (decided.has(id)) return;
-    decided.add(id);
-    if (!isVisible(index, id, visible)) return;
-    const begin = index.starts[id] ?? 0;
-    const distance = boundedLevenshtein(q, 0, nq, index.points, begin, begin + lengthOf(id), MAX_DISTANCE);
-    if (distance > 0 && distance <= MAX_DISTANCE) best.offer(false, distance, index.names[id] ?? '');
-  };
-
-  // Typos: look up every gram of the query for each piece length its near-length names use.
-  const pieceLengths = new Set<number>();
-  for (let n = Math.max(3, nq - MAX_DISTANCE); n <= nq + MAX_DISTANCE; n += 1) pieceLengths.add(pieceLength(n));
-  for (const length of pieceLengths) {
-    const map = index.pieces[length];
-    if (map === undefined) continue;
-    for (let start = 0; start + length <= nq; start += 1) {
-      const postings = map.get(gramHash(q, start, length));
-      if (postings === undefined) continue;
-      for (let k = 0; k < postings.length; k += 2) {
-        const id = postings[k] ?? 0;
-        const pieceStart = postings[k + 1] ?? 0;
-        // Edits before the piece shift its start, edits after it shift its end: <= 2 in all.
-        const shift = Math.abs(pieceStart - start) + Math.abs(lengthOf(id) - pieceStart - (nq - start));
-        if (shift <= MAX_DISTANCE) consider(id);
-      }
-    }
-  }
-  for (const id of index.short) {
-    if (Math.abs(lengthOf(id) - nq) <= MAX_DISTANCE) consider(id);
-  }
-  return best.names();
+export function querySuggestions(index: SuggestionIndex, text: string, visible: ReadonlySet<string>, scratch: QueryScratch = queryScratch()): string[] {
+  reserve(scratch, text.length);
+  const length = writeCodePoints(text, scratch.points);
+  const query: Query = { index, text, points: scratch.points, length, visible, best: new BestThree(), decided: new Set(), scratch };
+  offerLongerNames(query);
+  offerShorterNames(query);
+  offerTypos(query);
+  return query.best.names();
 }

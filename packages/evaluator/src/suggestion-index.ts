@@ -1,26 +1,28 @@
 import { classifyTool } from './classify-tool.js';
-import { gramHash, pieceLength } from './gram-hash.js';
+import { variantCount, variantScratch, writeVariantHashes } from './deletion-variants.js';
 import type { GatewaySnapshot } from './snapshot.js';
 
 /**
- * The did_you_mean candidates of one snapshot, indexed once per snapshot version.
- *
- * Candidates are the full `server:tool` names of indexed tools on configured, enabled, not
- * quarantined servers whose tool passes classifyTool; the caller's scope filters at query time.
- *
- * Typo search (distance <= 2) uses the pigeonhole principle instead of deletion
- * neighbourhoods, so memory stays linear in the names' length: each name stores three disjoint
- * pieces (grams of pieceLength(n) code points). Two edits touch at most two pieces, so a name
- * within distance 2 shares at least one intact piece with the query, at a position shifted by at
- * most 2. Each name picks its three rarest disjoint grams, so shared structure (a server prefix,
- * a tool name repeated across servers) does not flood the candidate lists.
+ * Names are indexed by the deletion neighbourhood (<= 2 deletions) of their last
+ * SUFFIX_WINDOW code points only, so memory per name is bounded (56 hashes) however long it is.
+ * Exact anyway: if d(name, query) <= 2, the optimal alignment maps the name's window onto some
+ * suffix of the query at cost <= 2, and the query's suffix of the window's width then shares a
+ * variant with it (see querySuggestions). The window sits at the end because names share their
+ * beginnings (the server, a common tool prefix) far more than their ends.
+ */
+export const SUFFIX_WINDOW = 10;
+
+/**
+ * The did_you_mean candidates of one snapshot, indexed once per snapshot version: the full
+ * `server:tool` names of indexed tools on configured, enabled, not quarantined servers whose tool
+ * passes classifyTool. The caller's scope filters at query time.
  */
 export interface SuggestionIndex {
   /** Unique candidate names. */
   readonly names: readonly string[];
   /** The (first) server each name belongs to. */
   readonly servers: readonly string[];
-  /** Further servers yielding the same name (only with ':' in server names); by name id. */
+  /** Further servers yielding the same name (only possible with ':' in server names); by name id. */
   readonly extraServers: ReadonlyMap<number, readonly string[]>;
   /** Code points of every name, concatenated; name i spans [starts[i], starts[i + 1]). */
   readonly points: Int32Array;
@@ -30,10 +32,13 @@ export interface SuggestionIndex {
   readonly byName: ReadonlyMap<string, number>;
   /** Distinct code-point lengths of the names, ascending. */
   readonly lengths: Int32Array;
-  /** By piece length (1-4): gram hash -> [name id, piece start, name id, piece start, ...]. */
-  readonly pieces: readonly (ReadonlyMap<number, readonly number[]> | undefined)[];
-  /** Names too short for three pieces (under 3 code points): always checked directly. */
-  readonly short: Int32Array;
+  /**
+   * Variant hash table, open addressing with linear probing (load <= 1/2): slot s holds the
+   * hash tableHashes[s] of a variant of name tableNames[s] - 1; tableNames[s] = 0 marks an empty slot.
+   */
+  readonly tableMask: number;
+  readonly tableHashes: Int32Array;
+  readonly tableNames: Int32Array;
 }
 
 interface Collected {
@@ -71,7 +76,8 @@ function encodeNames(names: readonly string[]): { points: Int32Array; starts: In
   const points = new Int32Array(units);
   const starts = new Int32Array(names.length + 1);
   let at = 0;
-  names.forEach((name, id) => {
+  for (let id = 0; id < names.length; id += 1) {
+    const name = names[id] ?? '';
     starts[id] = at;
     for (let unit = 0; unit < name.length; ) {
       const point = name.codePointAt(unit) ?? 0;
@@ -79,76 +85,34 @@ function encodeNames(names: readonly string[]): { points: Int32Array; starts: In
       at += 1;
       unit += point > 0xffff ? 2 : 1;
     }
-  });
+  }
   starts[names.length] = at;
   return { points: points.subarray(0, at), starts };
 }
 
-/** Three disjoint piece starts, rarest grams first; the plain split when greed leaves no room. */
-function choosePieces(hashes: Int32Array, from: number, count: number, length: number, frequency: ReadonlyMap<number, number>): number[] {
-  const chosen: number[] = [];
-  while (chosen.length < 3) {
-    let best = -1;
-    let bestFrequency = Infinity;
-    for (let start = 0; start < count; start += 1) {
-      if (chosen.some((taken) => Math.abs(taken - start) < length)) continue;
-      const seen = frequency.get(hashes[from + start] ?? 0) ?? 0;
-      if (seen < bestFrequency) {
-        best = start;
-        bestFrequency = seen;
-      }
-    }
-    if (best < 0) return [0, length, 2 * length];
-    chosen.push(best);
-  }
-  return chosen;
-}
-
-function indexPieces(points: Int32Array, starts: Int32Array): { pieces: (Map<number, number[]> | undefined)[]; short: number[] } {
-  const ids = starts.length - 1;
-  // Gram hashes of every start of every name (for its own piece length), then their frequency.
-  const gramFrom = new Int32Array(ids + 1);
+function buildVariantTable(points: Int32Array, starts: Int32Array): Pick<SuggestionIndex, 'tableMask' | 'tableHashes' | 'tableNames'> {
+  const count = starts.length - 1;
   let total = 0;
-  for (let id = 0; id < ids; id += 1) {
-    gramFrom[id] = total;
-    const n = (starts[id + 1] ?? 0) - (starts[id] ?? 0);
-    if (n >= 3) total += n - pieceLength(n) + 1;
-  }
-  gramFrom[ids] = total;
-  const hashes = new Int32Array(total);
-  const frequency: Map<number, number>[] = [new Map(), new Map(), new Map(), new Map(), new Map()];
-  const short: number[] = [];
-  for (let id = 0; id < ids; id += 1) {
-    const begin = starts[id] ?? 0;
-    const n = (starts[id + 1] ?? 0) - begin;
-    if (n < 3) {
-      short.push(id);
-      continue;
-    }
-    const length = pieceLength(n);
-    const counts = frequency[length] as Map<number, number>;
-    const from = gramFrom[id] ?? 0;
-    for (let start = 0; start + length <= n; start += 1) {
-      const hash = gramHash(points, begin + start, length);
-      hashes[from + start] = hash;
-      counts.set(hash, (counts.get(hash) ?? 0) + 1);
+  for (let id = 0; id < count; id += 1) total += variantCount(Math.min(SUFFIX_WINDOW, (starts[id + 1] ?? 0) - (starts[id] ?? 0)));
+  let size = 2;
+  while (size < 2 * total) size *= 2;
+  const tableMask = size - 1;
+  const tableHashes = new Int32Array(size);
+  const tableNames = new Int32Array(size);
+  const scratch = variantScratch(SUFFIX_WINDOW);
+  const variants = new Int32Array(variantCount(SUFFIX_WINDOW));
+  for (let id = 0; id < count; id += 1) {
+    const end = starts[id + 1] ?? 0;
+    const written = writeVariantHashes(points, Math.max(starts[id] ?? 0, end - SUFFIX_WINDOW), end, variants, 0, scratch);
+    for (let k = 0; k < written; k += 1) {
+      const hash = variants[k] ?? 0;
+      let slot = hash & tableMask;
+      while (tableNames[slot] !== 0) slot = (slot + 1) & tableMask;
+      tableHashes[slot] = hash;
+      tableNames[slot] = id + 1;
     }
   }
-  const pieces: (Map<number, number[]> | undefined)[] = [undefined, undefined, undefined, undefined, undefined];
-  for (let id = 0; id < ids; id += 1) {
-    const n = (starts[id + 1] ?? 0) - (starts[id] ?? 0);
-    if (n < 3) continue;
-    const length = pieceLength(n);
-    const from = gramFrom[id] ?? 0;
-    const map = (pieces[length] ??= new Map());
-    for (const start of choosePieces(hashes, from, n - length + 1, length, frequency[length] as Map<number, number>)) {
-      const hash = hashes[from + start] ?? 0;
-      const list = map.get(hash);
-      if (list === undefined) map.set(hash, [id, start]);
-      else list.push(id, start);
-    }
-  }
-  return { pieces, short };
+  return { tableMask, tableHashes, tableNames };
 }
 
 export function buildSuggestionIndex(snapshot: GatewaySnapshot): SuggestionIndex {
@@ -156,12 +120,9 @@ export function buildSuggestionIndex(snapshot: GatewaySnapshot): SuggestionIndex
   const { points, starts } = encodeNames(names);
   const sortedNames = [...names].sort();
   const sorted = new Int32Array(sortedNames.length);
-  sortedNames.forEach((name, rank) => {
-    sorted[rank] = byName.get(name) ?? 0;
-  });
+  for (let rank = 0; rank < sortedNames.length; rank += 1) sorted[rank] = byName.get(sortedNames[rank] ?? '') ?? 0;
   const lengthSet = new Set<number>();
   for (let id = 0; id < names.length; id += 1) lengthSet.add((starts[id + 1] ?? 0) - (starts[id] ?? 0));
-  const lengths = Int32Array.from([...lengthSet]).sort();
-  const { pieces, short } = indexPieces(points, starts);
-  return { names, servers, extraServers, points, starts, sorted, byName, lengths, pieces, short: Int32Array.from(short) };
+  const lengths = Int32Array.from(lengthSet).sort();
+  return { names, servers, extraServers, points, starts, sorted, byName, lengths, ...buildVariantTable(points, starts) };
 }

@@ -15,20 +15,27 @@ const text = (max: number) => fc.array(fc.constantFrom(...ALPHABET), { maxLength
 
 const namesArb = fc.record({
   servers: fc.uniqueArray(fc.oneof(fc.constantFrom('s', 'sa', 'ab', 's:a', 'sb'), text(3)), { minLength: 1, maxLength: 4 }),
-  tools: fc.array(fc.uniqueArray(fc.oneof(text(14), fc.constantFrom('abcabc_abc', 'abcabc_abd', 'aaaaaaaaaaaa')), { maxLength: 30 }), { minLength: 4, maxLength: 4 }),
+  tools: fc.array(fc.uniqueArray(fc.oneof(text(22), fc.constantFrom('abcabc_abc', 'abcabc_abd', 'aaaaaaaaaaaa')), { maxLength: 30 }), { minLength: 4, maxLength: 4 }),
 });
 
 function snapshotOf(servers: readonly string[], tools: readonly (readonly string[])[]): GatewaySnapshot {
   return gateway(servers.map((name, at) => server(name, { tools: (tools[at] ?? []).map((toolName) => tool(toolName)) })));
 }
 
-type Edit = { kind: 'insert' | 'delete' | 'substitute'; at: number; char: string };
-const editArb: fc.Arbitrary<Edit> = fc.record({ kind: fc.constantFrom('insert', 'delete', 'substitute'), at: fc.nat(), char: fc.constantFrom(...ALPHABET) });
+type Edit = { kind: 'insert' | 'delete' | 'substitute'; at: number; fromEnd: boolean; char: string };
+const editArb: fc.Arbitrary<Edit> = fc.record({
+  kind: fc.constantFrom('insert', 'delete', 'substitute'),
+  at: fc.nat(),
+  // Half the edits land in the last dozen characters, where the index's window is.
+  fromEnd: fc.boolean(),
+  char: fc.constantFrom(...ALPHABET),
+});
 
 function applyEdits(name: string, edits: readonly Edit[]): string {
   const units = [...name];
   for (const edit of edits) {
-    const at = units.length === 0 ? 0 : edit.at % (units.length + (edit.kind === 'insert' ? 1 : 0));
+    const room = units.length + (edit.kind === 'insert' ? 1 : 0);
+    const at = units.length === 0 ? 0 : edit.fromEnd ? room - 1 - (edit.at % Math.min(room, 12)) : edit.at % room;
     if (edit.kind === 'insert') units.splice(at, 0, edit.char);
     else if (units.length > 0 && edit.kind === 'delete') units.splice(at, 1);
     else if (units.length > 0) units.splice(at, 1, edit.char);
@@ -73,11 +80,18 @@ describe('suggestion index', () => {
     );
   });
 
+  it('finds a name whose indexed window needs the widest query suffix (two insertions near the end)', () => {
+    // Window 'abcdefghij' against the query's last 12 'abcdefghiXjY': no shorter suffix is within 2.
+    const snapshot = gateway([server('s', { tools: [tool('0123456789abcdefghij')] })]);
+    expect(suggest(prepareSnapshot(snapshot), 's:0123456789abcdefghiXjY', new Set(['s']))).toEqual(['s:0123456789abcdefghij']);
+    expect(suggest(prepareSnapshot(snapshot), 's:0123456789XabcdefghijY', new Set(['s']))).toEqual(['s:0123456789abcdefghij']);
+  });
+
   it('bounded Levenshtein equals the full distance when <= the bound, else bound + 1', () => {
     fc.assert(
       fc.property(text(10), text(10), fc.nat(3), (a, b, max) => {
-        const x = codePointsOf(a).points;
-        const y = codePointsOf(b).points;
+        const x = codePointsOf(a);
+        const y = codePointsOf(b);
         const exact = naiveDistance(a, b);
         expect(boundedLevenshtein(x, 0, x.length, y, 0, y.length, max)).toBe(exact <= max ? exact : max + 1);
       }),
