@@ -40,14 +40,11 @@ export function createAgentTokenLookup(configTokens: readonly HashedAgentToken[]
       for (const entry of hashed) {
         if (timingSafeEqual(entry.digest, presented) && found === undefined) found = entry.token;
       }
-      if (found !== undefined || store === undefined) return found;
+      if (found !== undefined) return grantOf(found);
+      if (store === undefined) return undefined;
       const stored = await store.findAgentTokenBySha256(presented.toString('hex'));
       if (stored === undefined || stored.revoked) return undefined;
-      return {
-        name: stored.name,
-        allowed_servers: allowedServersOf(stored.allowed_servers),
-        ...(stored.profile === undefined ? {} : { profile: stored.profile }),
-      };
+      return grantOf({ name: stored.name, allowed_servers: allowedServersOf(stored.allowed_servers), ...(stored.profile === undefined ? {} : { profile: stored.profile }) });
     },
   };
 }
@@ -59,6 +56,10 @@ export function sha256Hex(secret: string): string {
 /** The config's allow-list: ["*"] (a list containing "*") means every server. */
 export function allowedServersOf(list: readonly string[]): readonly string[] | '*' {
   return list.includes('*') ? '*' : list;
+}
+
+function grantOf(token: AgentTokenGrant): AgentTokenGrant {
+  return { name: token.name, allowed_servers: token.allowed_servers, ...(token.profile === undefined ? {} : { profile: token.profile }) };
 }
 
 function hexDigest(hex: string): Buffer | undefined {
