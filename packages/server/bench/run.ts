@@ -106,9 +106,11 @@ async function rawComparison(gatewayUrl: string, directUrl: string): Promise<{ g
   return { gateway: summarise(samples.gateway), direct: summarise(samples.direct), bytes: { gateway: first.gateway.bytes, direct: first.direct.bytes } };
 }
 
-async function sdkClient(kind: 'gateway' | 'mcp-hub', url: string): Promise<Client> {
-  const client = new Client({ name: 'mcpproxy-bench', version: '1.0.0' });
-  await client.connect(kind === 'gateway' ? new StreamableHTTPClientTransport(new URL(url)) : new SSEClientTransport(new URL(url)));
+type ClientKind = 'gateway-2025' | 'gateway-2026' | 'mcp-hub';
+
+async function sdkClient(kind: ClientKind, url: string): Promise<Client> {
+  const client = new Client({ name: 'mcpproxy-bench', version: '1.0.0' }, kind === 'gateway-2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(kind === 'mcp-hub' ? new SSEClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
 
@@ -130,34 +132,39 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
     try {
       await hub.waitFor(/servers started successfully|"state":"ready"|HTTP_SERVER_STARTED/, 60_000);
       const hubUrl = `http://127.0.0.1:${port}/mcp`;
-      const clients = { gateway: await sdkClient('gateway', gatewayUrl), hub: await sdkClient('mcp-hub', hubUrl) };
+      const kinds: readonly ClientKind[] = ['gateway-2025', 'gateway-2026', 'mcp-hub'];
+      const clients = {
+        'gateway-2025': await sdkClient('gateway-2025', gatewayUrl),
+        'gateway-2026': await sdkClient('gateway-2026', gatewayUrl),
+        'mcp-hub': await sdkClient('mcp-hub', hubUrl),
+      };
       const deadline = Date.now() + 60_000;
-      while ((await timedListing(clients.hub)).tools < 1000) {
+      while ((await timedListing(clients['mcp-hub'])).tools < 1000) {
         if (Date.now() > deadline) return 'skipped: mcp-hub did not list the 1,000 tools within 60 s';
         await new Promise((r) => setTimeout(r, 250));
       }
-      const counts = { gateway: (await timedListing(clients.gateway)).tools, hub: (await timedListing(clients.hub)).tools };
-      for (let i = 0; i < WARMUP; i++) {
-        await timedListing(clients.gateway);
-        await timedListing(clients.hub);
-      }
-      const samples = { gateway: [] as number[], hub: [] as number[] };
+      const counts = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, (await timedListing(clients[k])).tools] as const)));
+      for (let i = 0; i < WARMUP; i++) for (const k of kinds) await timedListing(clients[k]);
+      const samples: Record<ClientKind, number[]> = { 'gateway-2025': [], 'gateway-2026': [], 'mcp-hub': [] };
       const rounds = Math.max(50, Math.floor(ROUNDS / 2));
       for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? (['gateway', 'hub'] as const) : (['hub', 'gateway'] as const);
-        for (const side of order) samples[side].push((await timedListing(clients[side])).ms);
+        // Rotate who goes first each round.
+        for (let j = 0; j < kinds.length; j++) {
+          const kind = kinds[(round + j) % kinds.length]!;
+          samples[kind].push((await timedListing(clients[kind])).ms);
+        }
       }
-      await clients.gateway.close();
-      await clients.hub.close();
-      const g = summarise(samples.gateway);
-      const h = summarise(samples.hub);
+      await Promise.all(kinds.map((k) => clients[k].close()));
+      const reference = summarise(samples['mcp-hub']);
+      const row = (label: string, x: LatencySummary) =>
+        `| ${label} | ${formatMs(x.median)} | ${formatMs(x.p99)} | ${(x.median / reference.median).toFixed(2)}x | ${(x.p99 / reference.p99).toFixed(2)}x |`;
       return [
-        `SDK client listTools() (2025-era, all tools, cache bypassed), ${rounds} alternating rounds; tools listed: gateway ${counts.gateway}, mcp-hub ${counts.hub}`,
-        `| | median | p99 |`,
-        `|---|---|---|`,
-        `| gateway (Streamable HTTP, session) | ${formatMs(g.median)} | ${formatMs(g.p99)} |`,
-        `| mcp-hub ${MCP_HUB_VERSION} (SSE) | ${formatMs(h.median)} | ${formatMs(h.p99)} |`,
-        `| gateway / mcp-hub | ${(g.median / h.median).toFixed(2)}x | ${(g.p99 / h.p99).toFixed(2)}x |`,
+        `SDK client listTools() (all tools, cache bypassed), ${rounds} rotating rounds; tools listed: gateway ${counts['gateway-2025']}, mcp-hub ${counts['mcp-hub']}`,
+        `| | median | p99 | median vs mcp-hub | p99 vs mcp-hub |`,
+        `|---|---|---|---|---|`,
+        row('gateway, 2025-11-25 session (Streamable HTTP)', summarise(samples['gateway-2025'])),
+        row('gateway, 2026-07-28 (Streamable HTTP, stateless)', summarise(samples['gateway-2026'])),
+        row(`mcp-hub ${MCP_HUB_VERSION} (2025 era, SSE)`, reference),
       ].join('\n');
     } finally {
       await hub.stop();
@@ -192,10 +199,20 @@ async function main(): Promise<void> {
 
   console.log('\n## 3. gateway RSS with 10,000 indexed tools (10 upstreams x 1,000)');
   const big = await startGateway('k10', upstreams(1000, 'k10'), 10_000); // first page: describe_tool + 9,999
+  const mib = () => `${(big.child.rssBytes() / 2 ** 20).toFixed(1)} MiB`;
+  console.log(`  (the gateway process alone; its upstreams are separate processes)`);
+  console.log(`  all 10,000 tools indexed and served: ${mib()}`);
   const target = rawTarget(big.url);
   for (let i = 0; i < 20; i++) await rawToolsList(target);
   target.agent.destroy();
-  console.log(`  RSS after 20 full listings: ${(big.child.rssBytes() / 2 ** 20).toFixed(1)} MiB (the gateway process alone; upstreams are separate processes)`);
+  console.log(`  right after 20 back-to-back full listings (~6 MB each): ${mib()}`);
+  // V8 gives unused heap pages back once the process has been idle for a while (its memory reducer).
+  let lowest = big.child.rssBytes();
+  for (let i = 0; i < 8; i++) {
+    await new Promise((r) => setTimeout(r, 5000));
+    lowest = Math.min(lowest, big.child.rssBytes());
+  }
+  console.log(`  steady state (lowest over 40 s idle afterwards): ${(lowest / 2 ** 20).toFixed(1)} MiB`);
   await big.child.stop();
 }
 
