@@ -1,0 +1,258 @@
+/**
+ * The preflight seam: the ONE function every surface calls to turn a raw request into a verdict.
+ * REST and the CLI (POST /api/v1/preflight), the tools/list rider, describe_tool check mode and
+ * tools/resolve all go through `PreflightSeam.run`; validation, caps, dedup, request ids, the
+ * wait_ms wait and the activity record live here and nowhere else. Tier collapse lives in the
+ * evaluator. The seam performs no upstream I/O and changes no gateway state (it only reads
+ * `runtime.current()` and appends one activity record).
+ *
+ * API
+ *   const preflight = createPreflightSeam({ runtime, activity: store });   // once, in gateway.ts
+ *   const outcome = await preflight.run(call);
+ *
+ *   call (PreflightCall):
+ *     surface    'rest' | 'cli'                     raw = the parsed JSON body (RestPreflightRequest)
+ *                'mcp-rider'                        raw = params._meta["app.mcpproxy/required-tools"] (RequestRider)
+ *                'mcp-check'                        raw = the describe_tool arguments (CheckModeArguments)
+ *                'mcp-resolve'                      raw = { name: '<server:tool>' } (the resolved tool's name)
+ *     tier       rest/cli only; the in-band surfaces always evaluate at the 'agent' tier
+ *     scope      the caller's scope (token allowed_servers, token profile pin, session profile);
+ *                REST's body `profile` is validated here and becomes the scope's active_profile
+ *     requestId  the caller's candidate (X-Request-Id); kept when it matches ^[a-zA-Z0-9_-]{1,256}$,
+ *                else a fresh UUID
+ *     signal     rest/cli: ends a wait_ms wait early (client went away)
+ *
+ *   outcome: { ok: true, result } | { ok: false, error }
+ *     result (PreflightResult): { surface, tier, request_id, checked_at, verdict, tools, waited_ms?,
+ *       state_version, activity_id }. `tools` are the evaluator's ToolResults, one per unique ID in
+ *       order of first occurrence, `id` echoing the caller's string; render them for the surface.
+ *       waited_ms is present exactly when the request carried wait_ms. The activity record has
+ *       been written (synchronously, before `run` resolves).
+ *     error (PreflightError): { code, kind, message, path, request_id, issues?, count?, max? }.
+ *       kind 'request' (invalid_request, no_tools, too_many_tools, conflicting_pins, unknown_profile):
+ *       REST 400, MCP -32602 / argument error. kind 'unavailable' (state_unavailable,
+ *       activity_unavailable): REST 503, MCP -32603 / "no verdict was computed". No record is written.
+ *
+ * Order: validate (strict generated validator of the surface; raw-array cap first: REST 100,
+ * rider/check 50) -> conflicting pins -> dedupe (evaluator's dedupeToolIds) -> read the published
+ * state (O(1)) -> unknown profile -> evaluate -> [wait_ms] -> write the activity record -> result.
+ *
+ * wait_ms (REST only): waits only while the verdict is degraded_retryable; re-evaluates when the
+ * runtime publishes a new version, never more often than every 250 ms; stops as soon as the
+ * verdict is no longer degraded_retryable or the time is up. A fixed pool of 4 wait slots: when
+ * all are taken the request answers at once with waited_ms 0 (never queues). One record for the
+ * final answer.
+ */
+import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolResult } from '@mcpproxy/evaluator';
+import type { Surface, Verdict } from '@mcpproxy/schema';
+import type { Store } from '../store/store.js';
+import { findPinConflict } from './conflicting-pins.js';
+import { preflightActivityRecord } from './preflight-activity-record.js';
+import { preflightError, type PreflightError } from './preflight-error.js';
+import { acceptRequestId } from './request-id.js';
+import { delay, nextStateChange, publishedVersion, type PreflightRuntime } from './state-change.js';
+import { parseSurfaceRequest, type SurfaceRequest } from './surface-request.js';
+import { createWaitSlots, DEFAULT_WAIT_SLOTS, type WaitSlots } from './wait-slots.js';
+
+export type RestSurface = 'rest' | 'cli';
+export type InBandSurface = 'mcp-rider' | 'mcp-check' | 'mcp-resolve';
+
+export interface RestPreflightCall {
+  readonly surface: RestSurface;
+  readonly raw: unknown;
+  readonly tier: Tier;
+  readonly scope: Scope;
+  readonly requestId?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface InBandPreflightCall {
+  readonly surface: InBandSurface;
+  readonly raw: unknown;
+  readonly scope: Scope;
+  readonly requestId?: string | undefined;
+}
+
+export type PreflightCall = RestPreflightCall | InBandPreflightCall;
+
+export interface PreflightResult {
+  readonly surface: Surface;
+  readonly tier: Tier;
+  readonly request_id: string;
+  /** ISO 8601: when the state the verdict describes was read. */
+  readonly checked_at: string;
+  readonly verdict: Verdict;
+  readonly tools: readonly ToolResult[];
+  readonly waited_ms?: number;
+  /** The published snapshot version the verdict was computed on. */
+  readonly state_version: number;
+  /** The id of the activity record written for this verdict. */
+  readonly activity_id: number;
+}
+
+export type PreflightOutcome = { readonly ok: true; readonly result: PreflightResult } | { readonly ok: false; readonly error: PreflightError };
+
+export interface PreflightSeam {
+  run(call: PreflightCall): Promise<PreflightOutcome>;
+  /** The wait_ms slots (observable for tests and diagnostics). */
+  readonly waitSlots: WaitSlots;
+}
+
+export interface PreflightSeamOptions {
+  readonly runtime: PreflightRuntime;
+  readonly activity: Pick<Store, 'appendActivity'>;
+  /** Concurrent wait_ms waits (default 4). */
+  readonly waitSlots?: number;
+  /** Minimum spacing of evaluations while waiting (default 250 ms). */
+  readonly minReevaluateMs?: number;
+  /** Milliseconds clock (default Date.now). */
+  readonly now?: () => number;
+}
+
+export const MIN_REEVALUATE_MS = 250;
+
+interface Evaluated {
+  readonly evaluation: Evaluation;
+  readonly version: number;
+  readonly at: number;
+}
+
+export function createPreflightSeam(options: PreflightSeamOptions): PreflightSeam {
+  const { runtime, activity } = options;
+  const now = options.now ?? Date.now;
+  const spacing = options.minReevaluateMs ?? MIN_REEVALUATE_MS;
+  const waitSlots = createWaitSlots(options.waitSlots ?? DEFAULT_WAIT_SLOTS);
+
+  function evaluateCurrent(request: PreflightRequest, tier: Tier, scope: Scope): Evaluated | undefined {
+    try {
+      const state = runtime.current();
+      return { evaluation: evaluate(state.prepared, request, { tier, scope }), version: state.snapshot.version, at: now() };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function waitWhileRetryable(
+    first: Evaluated,
+    request: PreflightRequest,
+    tier: Tier,
+    scope: Scope,
+    waitMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ evaluated: Evaluated; waitedMs: number }> {
+    const start = now();
+    if (waitMs <= 0 || first.evaluation.verdict !== 'degraded_retryable') return { evaluated: first, waitedMs: 0 };
+    const release = waitSlots.tryAcquire();
+    if (release === undefined) return { evaluated: first, waitedMs: 0 };
+    const deadline = start + waitMs;
+    let current = first;
+    try {
+      while (current.evaluation.verdict === 'degraded_retryable' && !isAborted(signal)) {
+        const remaining = deadline - now();
+        if (remaining <= 0) break;
+        await nextStateChange(runtime, current.version, remaining, signal);
+        // Timed out or aborted with nothing published: the same state gives the same verdict.
+        if (publishedVersion(runtime) === current.version) break;
+        // Never evaluate more often than every `spacing` ms, even for a final look at the deadline.
+        const earliest = current.at + spacing;
+        if (earliest > deadline) {
+          await delay(deadline - now(), signal);
+          break;
+        }
+        await delay(earliest - now(), signal);
+        if (isAborted(signal)) break;
+        const next = evaluateCurrent(request, tier, scope);
+        // A state that cannot be read mid-wait: answer with the last verdict that could be computed.
+        if (next === undefined) break;
+        current = next;
+      }
+    } finally {
+      release();
+    }
+    const end = now();
+    // The verdict still describes the published state at the moment of answering.
+    const evaluated = publishedVersion(runtime) === current.version ? { ...current, at: end } : current;
+    return { evaluated, waitedMs: Math.min(waitMs, Math.max(0, end - start)) };
+  }
+
+  async function run(call: PreflightCall): Promise<PreflightOutcome> {
+    const requestId = acceptRequestId(call.requestId);
+    const fail = (error: PreflightError): PreflightOutcome => ({ ok: false, error });
+    const rest = call.surface === 'rest' || call.surface === 'cli';
+    const tier: Tier = rest ? (call as RestPreflightCall).tier : 'agent';
+
+    const parsed = parseSurfaceRequest(call.surface, call.raw);
+    if (!parsed.ok) {
+      const { code, message, path, ...extra } = parsed.error;
+      return fail(preflightError(code, message, path, requestId, extra));
+    }
+    const surfaceRequest: SurfaceRequest = parsed.request;
+    const conflict = findPinConflict(surfaceRequest.entries);
+    if (conflict !== undefined) {
+      return fail(preflightError('conflicting_pins', `tool ${JSON.stringify(conflict.id)} is requested with two different pins`, `/tools/${conflict.index}`, requestId));
+    }
+    const request: PreflightRequest = {
+      tools: dedupeToolIds(surfaceRequest.entries),
+      ...(surfaceRequest.policy === undefined ? {} : { policy: surfaceRequest.policy }),
+    };
+
+    let scope = call.scope;
+    if (surfaceRequest.profile !== undefined) {
+      let exists: boolean;
+      try {
+        exists = runtime.current().snapshot.profiles.has(surfaceRequest.profile);
+      } catch {
+        return fail(preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId));
+      }
+      if (!exists) return fail(preflightError('unknown_profile', `unknown profile ${JSON.stringify(surfaceRequest.profile)}`, '/profile', requestId));
+      scope = { ...scope, active_profile: surfaceRequest.profile };
+    }
+
+    const first = evaluateCurrent(request, tier, scope);
+    if (first === undefined) return fail(preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId));
+    const signal = rest ? (call as RestPreflightCall).signal : undefined;
+    const { evaluated, waitedMs } =
+      surfaceRequest.waitMs === undefined ? { evaluated: first, waitedMs: 0 } : await waitWhileRetryable(first, request, tier, scope, surfaceRequest.waitMs, signal);
+
+    const checkedAt = new Date(evaluated.at).toISOString();
+    const record = preflightActivityRecord({
+      surface: call.surface,
+      request_id: requestId,
+      timestamp: checkedAt,
+      verdict: evaluated.evaluation.verdict,
+      tools: evaluated.evaluation.tools,
+      ...(call.surface === 'mcp-check' && isRecord(call.raw) ? { arguments: call.raw } : {}),
+    });
+    let activityId: number;
+    try {
+      activityId = (await activity.appendActivity({ ...record, metadata: { ...record.metadata } })).id;
+    } catch {
+      return fail(preflightError('activity_unavailable', 'the activity record could not be written; no verdict was computed', '', requestId));
+    }
+    return {
+      ok: true,
+      result: {
+        surface: call.surface,
+        tier,
+        request_id: requestId,
+        checked_at: checkedAt,
+        verdict: evaluated.evaluation.verdict,
+        tools: evaluated.evaluation.tools,
+        ...(surfaceRequest.waitMs === undefined ? {} : { waited_ms: waitedMs }),
+        state_version: evaluated.version,
+        activity_id: activityId,
+      },
+    };
+  }
+
+  return { run, waitSlots };
+}
+
+// A function, so that the compiler does not narrow `aborted` across the awaits in between.
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
