@@ -94,14 +94,14 @@ function offerTypos(query: Query): void {
     if (Math.abs(length - nq) <= MAX_DISTANCE) widths.add(Math.min(length, SUFFIX_WINDOW, nq));
   }
   const { hashes, variants } = query.scratch;
-  const { tableMask, tableHashes, tableNames } = index;
+  const { tableShift, tableMask, table } = index;
   for (const width of widths) {
     const count = writeVariantHashes(points, nq - width, nq, hashes, 0, variants);
     for (let k = 0; k < count; k += 1) {
       const hash = hashes[k] ?? 0;
-      for (let slot = hash & tableMask; tableNames[slot] !== 0; slot = (slot + 1) & tableMask) {
-        if (tableHashes[slot] !== hash) continue;
-        const id = (tableNames[slot] ?? 0) - 1;
+      for (let slot = hash >>> tableShift; table[2 * slot + 1] !== 0; slot = (slot + 1) & tableMask) {
+        if (table[2 * slot] !== hash) continue;
+        const id = (table[2 * slot + 1] ?? 0) - 1;
         if (Math.abs(lengthOf(index, id) - nq) <= MAX_DISTANCE) considerTypo(query, id);
       }
     }

@@ -4,13 +4,13 @@ import type { GatewaySnapshot } from './snapshot.js';
 
 /**
  * Names are indexed by the deletion neighbourhood (<= 2 deletions) of their last
- * SUFFIX_WINDOW code points only, so memory per name is bounded (56 hashes) however long it is.
+ * SUFFIX_WINDOW code points only, so memory per name is bounded (at most 37 hashes) however long it is.
  * Exact anyway: if d(name, query) <= 2, the optimal alignment maps the name's window onto some
  * suffix of the query at cost <= 2, and the query's suffix of the window's width then shares a
  * variant with it (see querySuggestions). The window sits at the end because names share their
  * beginnings (the server, a common tool prefix) far more than their ends.
  */
-export const SUFFIX_WINDOW = 10;
+export const SUFFIX_WINDOW = 8;
 
 /**
  * The did_you_mean candidates of one snapshot, indexed once per snapshot version: the full
@@ -33,12 +33,13 @@ export interface SuggestionIndex {
   /** Distinct code-point lengths of the names, ascending. */
   readonly lengths: Int32Array;
   /**
-   * Variant hash table, open addressing with linear probing (load <= 1/2): slot s holds the
-   * hash tableHashes[s] of a variant of name tableNames[s] - 1; tableNames[s] = 0 marks an empty slot.
+   * Variant hash table, open addressing with linear probing (load 1/3 to 2/3). A hash's home slot
+   * is its top bits (hash >>> tableShift). Slot s is the pair table[2s] = variant hash,
+   * table[2s + 1] = name id + 1 (0 = empty), so a probe touches one cache line.
    */
+  readonly tableShift: number;
   readonly tableMask: number;
-  readonly tableHashes: Int32Array;
-  readonly tableNames: Int32Array;
+  readonly table: Int32Array;
 }
 
 interface Collected {
@@ -90,29 +91,51 @@ function encodeNames(names: readonly string[]): { points: Int32Array; starts: In
   return { points: points.subarray(0, at), starts };
 }
 
-function buildVariantTable(points: Int32Array, starts: Int32Array): Pick<SuggestionIndex, 'tableMask' | 'tableHashes' | 'tableNames'> {
+function buildVariantTable(points: Int32Array, starts: Int32Array): Pick<SuggestionIndex, 'tableShift' | 'tableMask' | 'table'> {
   const count = starts.length - 1;
   let total = 0;
   for (let id = 0; id < count; id += 1) total += variantCount(Math.min(SUFFIX_WINDOW, (starts[id + 1] ?? 0) - (starts[id] ?? 0)));
-  let size = 2;
-  while (size < 2 * total) size *= 2;
-  const tableMask = size - 1;
-  const tableHashes = new Int32Array(size);
-  const tableNames = new Int32Array(size);
+  const hashes = new Int32Array(total);
+  const owners = new Int32Array(total);
+  const byTopByte = new Int32Array(257);
   const scratch = variantScratch(SUFFIX_WINDOW);
-  const variants = new Int32Array(variantCount(SUFFIX_WINDOW));
+  let at = 0;
   for (let id = 0; id < count; id += 1) {
     const end = starts[id + 1] ?? 0;
-    const written = writeVariantHashes(points, Math.max(starts[id] ?? 0, end - SUFFIX_WINDOW), end, variants, 0, scratch);
-    for (let k = 0; k < written; k += 1) {
-      const hash = variants[k] ?? 0;
-      let slot = hash & tableMask;
-      while (tableNames[slot] !== 0) slot = (slot + 1) & tableMask;
-      tableHashes[slot] = hash;
-      tableNames[slot] = id + 1;
+    const next = writeVariantHashes(points, Math.max(starts[id] ?? 0, end - SUFFIX_WINDOW), end, hashes, at, scratch);
+    for (let k = at; k < next; k += 1) {
+      owners[k] = id + 1;
+      const top = ((hashes[k] ?? 0) >>> 24) + 1;
+      byTopByte[top] = (byTopByte[top] ?? 0) + 1;
     }
+    at = next;
   }
-  return { tableMask, tableHashes, tableNames };
+  // Insert in order of the hashes' top byte: home slots are the top bits, so consecutive inserts
+  // land in the same region of the table instead of missing the cache each time.
+  for (let b = 0; b < 256; b += 1) byTopByte[b + 1] = (byTopByte[b + 1] ?? 0) + (byTopByte[b] ?? 0);
+  const orderedHashes = new Int32Array(total);
+  const orderedOwners = new Int32Array(total);
+  for (let k = 0; k < total; k += 1) {
+    const hash = hashes[k] ?? 0;
+    const top = hash >>> 24;
+    const position = byTopByte[top] ?? 0;
+    byTopByte[top] = position + 1;
+    orderedHashes[position] = hash;
+    orderedOwners[position] = owners[k] ?? 0;
+  }
+  let bits = 1;
+  while ((1 << bits) * 2 < total * 3) bits += 1;
+  const tableShift = 32 - bits;
+  const tableMask = (1 << bits) - 1;
+  const table = new Int32Array(2 << bits);
+  for (let position = 0; position < total; position += 1) {
+    const hash = orderedHashes[position] ?? 0;
+    let slot = hash >>> tableShift;
+    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & tableMask;
+    table[2 * slot] = hash;
+    table[2 * slot + 1] = orderedOwners[position] ?? 0;
+  }
+  return { tableShift, tableMask, table };
 }
 
 export function buildSuggestionIndex(snapshot: GatewaySnapshot): SuggestionIndex {
