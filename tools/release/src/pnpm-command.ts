@@ -1,0 +1,44 @@
+// pnpm is not installed globally on these machines: every pnpm call goes through npx with the
+// exact version the root package.json pins in "packageManager", so the release uses the same
+// pnpm as installs do (its pack and publish turn workspace: ranges into real ones).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { readManifest } from './workspace-packages.js';
+
+export interface CommandResult {
+  readonly status: number;
+  /** Empty when the output went to the terminal. */
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CommandOptions {
+  readonly cwd: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Stream the output to this process's terminal instead of capturing it. */
+  readonly echo?: boolean;
+}
+
+export function pnpmSpec(root: string): string {
+  const manager = readManifest(join(root, 'package.json'))['packageManager'];
+  if (typeof manager !== 'string' || !manager.startsWith('pnpm@')) {
+    throw new Error(`${join(root, 'package.json')} must pin pnpm in "packageManager" (pnpm@<version>)`);
+  }
+  return manager.replace(/\+.*$/, '');
+}
+
+export function runCommand(command: string, args: readonly string[], options: CommandOptions): CommandResult {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: options.echo === true ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+  });
+  if (result.error !== undefined) throw result.error;
+  return { status: result.status ?? 1, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+export function runPnpm(root: string, args: readonly string[], options: CommandOptions): CommandResult {
+  return runCommand('npx', ['-y', pnpmSpec(root), ...args], options);
+}
