@@ -31,8 +31,15 @@ function serve(args: string[], env: Record<string, string> = {}): Run {
 }
 
 async function servingUrl(run: Run): Promise<string> {
-  await expect.poll(() => /serving MCP at (\S+)/.exec(run.stdout)?.[1], { timeout: 15_000 }).toBeDefined();
-  return /serving MCP at (\S+)/.exec(run.stdout)![1]!;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const url = /serving MCP at (\S+)/.exec(run.stdout)?.[1];
+    if (url !== undefined) return url;
+    if (run.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`serve did not start (exit ${run.child.exitCode}):\n${run.stdout}${run.stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 function configFile(dir: TempDir, name: string, config: Record<string, unknown>): string {
@@ -40,6 +47,9 @@ function configFile(dir: TempDir, name: string, config: Record<string, unknown>)
 }
 
 const demoServer = () => ({ name: 'demo', command: process.execPath, args: [FIXTURE_MAIN, '--demo'], quarantined: false });
+
+// Each test starts real processes (several for some); a loaded machine needs more than the default.
+const PROCESS_TEST_TIMEOUT = 90_000;
 
 describe('serve', () => {
   let dir: TempDir;
@@ -69,7 +79,7 @@ describe('serve', () => {
     await servingUrl(again);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
-  });
+  }, PROCESS_TEST_TIMEOUT);
 
   it('stops on bad configuration with one line naming the file, the path and the problem, no stack trace', async () => {
     const badValue = configFile(dir, 'bad-value.json', { listen: '127.0.0.1:0', page_size: 'many', servers: [] });
@@ -93,7 +103,7 @@ describe('serve', () => {
 
     const usage = serve(['--bogus']);
     expect(await usage.exited).toBe(1);
-  });
+  }, PROCESS_TEST_TIMEOUT);
 
   it('serves MCP over stdio (--stdio) on both revisions', async () => {
     const config = configFile(dir, 'stdio.json', { data_dir: join(dir.path, 'stdio-data'), api_key: 'a-configured-admin-key-123', servers: [demoServer()] });
@@ -109,7 +119,7 @@ describe('serve', () => {
         await client.close();
       }
     }
-  });
+  }, PROCESS_TEST_TIMEOUT);
 
   it('starts on the embedded default without a file and prints a generated API key once', async (ctx) => {
     if (!(await portFree(8080))) {
@@ -131,7 +141,7 @@ describe('serve', () => {
     expect(second.stdout).not.toContain(key!);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-  });
+  }, PROCESS_TEST_TIMEOUT);
 });
 
 function portFree(port: number): Promise<boolean> {
