@@ -9,12 +9,15 @@ import { SUFFIX_WINDOW } from './suggestion-index.js';
 export interface QueryScratch {
   points: Int32Array;
   rows: LevenshteinRows;
+  /** Whether every candidate owner is in `visibleChecked` (the set the answer was computed for). */
+  visibleChecked: ReadonlySet<string> | undefined;
+  allVisible: boolean;
   readonly variants: VariantScratch;
   readonly hashes: Int32Array;
 }
 
 export function queryScratch(): QueryScratch {
-  return { points: new Int32Array(64), rows: levenshteinRows(66), variants: variantScratch(SUFFIX_WINDOW), hashes: new Int32Array(variantCount(SUFFIX_WINDOW)) };
+  return { points: new Int32Array(64), rows: levenshteinRows(66), visibleChecked: undefined, allVisible: false, variants: variantScratch(SUFFIX_WINDOW), hashes: new Int32Array(variantCount(SUFFIX_WINDOW)) };
 }
 
 /** Makes room for a query of `units` UTF-16 code units (and candidates up to 2 code points longer). */

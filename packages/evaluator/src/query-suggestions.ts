@@ -15,6 +15,8 @@ interface Query {
   readonly points: Int32Array;
   readonly length: number;
   readonly visible: ReadonlySet<string>;
+  /** Every candidate's server is visible: no per-name check needed. */
+  readonly allVisible: boolean;
   readonly best: BestThree;
   /** Names within reach of the typo pass already decided (the exact name, prefix matches, checked typos). */
   readonly decided: Set<number>;
@@ -31,13 +33,14 @@ function isVisible(index: SuggestionIndex, id: number, visible: ReadonlySet<stri
   return extra !== undefined && extra.some((server) => visible.has(server));
 }
 
-/** First rank whose name is >= text (code-unit order). */
-function lowerBound(index: SuggestionIndex, text: string): number {
-  let low = 0;
+/** First rank from `low` whose name is not before `text` (or, with `prefixes`, not a name that `text` prefixes). */
+function bound(index: SuggestionIndex, text: string, from: number, prefixes: boolean): number {
+  let low = from;
   let high = index.sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((index.names[index.sorted[middle] ?? 0] ?? '') < text) low = middle + 1;
+    const name = index.names[index.sorted[middle] ?? 0] ?? '';
+    if (name < text || (prefixes && name.startsWith(text))) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -45,16 +48,17 @@ function lowerBound(index: SuggestionIndex, text: string): number {
 
 /** The query is a prefix of the name: a contiguous run of the sorted names. */
 function offerLongerNames(query: Query): void {
-  const { index, text, length, visible, best, decided } = query;
-  for (let rank = lowerBound(index, text); rank < index.sorted.length; rank += 1) {
+  const { index, text, length, visible, allVisible, best, decided } = query;
+  const first = bound(index, text, 0, false);
+  const end = bound(index, text, first, true);
+  for (let rank = first; rank < end; rank += 1) {
     const id = index.sorted[rank] ?? 0;
     const name = index.names[id] ?? '';
-    if (!name.startsWith(text)) break;
     // Ending inside a surrogate pair is a code-unit prefix only; the typo pass decides that name.
     if (!endsOnCodePointBoundary(name, text.length)) continue;
     const extra = lengthOf(index, id) - length;
     if (extra <= MAX_DISTANCE) decided.add(id);
-    if (extra > 0 && isVisible(index, id, visible)) best.offer(true, extra, name);
+    if (extra > 0 && (allVisible || isVisible(index, id, visible))) best.offer(true, extra, name);
   }
 }
 
@@ -67,7 +71,7 @@ function offerShorterNames(query: Query): void {
     const id = index.byName.get(text.slice(0, astral ? unitOffsetOf(text, length) : length));
     if (id === undefined) continue;
     decided.add(id);
-    if (isVisible(index, id, visible)) best.offer(true, nq - length, index.names[id] ?? '');
+    if (query.allVisible || isVisible(index, id, visible)) best.offer(true, nq - length, index.names[id] ?? '');
   }
 }
 
@@ -75,7 +79,7 @@ function considerTypo(query: Query, id: number): void {
   const { index, decided } = query;
   if (decided.has(id)) return;
   decided.add(id);
-  if (!isVisible(index, id, query.visible)) return;
+  if (!query.allVisible && !isVisible(index, id, query.visible)) return;
   const begin = index.starts[id] ?? 0;
   const distance = boundedLevenshtein(query.points, 0, query.length, index.points, begin, begin + lengthOf(index, id), MAX_DISTANCE, query.scratch.rows);
   if (distance > 0 && distance <= MAX_DISTANCE) query.best.offer(false, distance, index.names[id] ?? '');
@@ -116,7 +120,11 @@ function offerTypos(query: Query): void {
 export function querySuggestions(index: SuggestionIndex, text: string, visible: ReadonlySet<string>, scratch: QueryScratch = queryScratch()): string[] {
   reserve(scratch, text.length);
   const length = writeCodePoints(text, scratch.points);
-  const query: Query = { index, text, points: scratch.points, length, visible, best: new BestThree(), decided: new Set(), scratch };
+  if (scratch.visibleChecked !== visible) {
+    scratch.visibleChecked = visible;
+    scratch.allVisible = index.owners.every((server) => visible.has(server));
+  }
+  const query: Query = { index, text, points: scratch.points, length, visible, allVisible: scratch.allVisible, best: new BestThree(), decided: new Set(), scratch };
   offerLongerNames(query);
   offerShorterNames(query);
   offerTypos(query);

@@ -24,6 +24,8 @@ export interface SuggestionIndex {
   readonly servers: readonly string[];
   /** Further servers yielding the same name (only possible with ':' in server names); by name id. */
   readonly extraServers: ReadonlyMap<number, readonly string[]>;
+  /** Every server that owns a candidate name. */
+  readonly owners: readonly string[];
   /** Code points of every name, concatenated; name i spans [starts[i], starts[i + 1]). */
   readonly points: Int32Array;
   readonly starts: Int32Array;
@@ -147,5 +149,6 @@ export function buildSuggestionIndex(snapshot: GatewaySnapshot): SuggestionIndex
   const lengthSet = new Set<number>();
   for (let id = 0; id < names.length; id += 1) lengthSet.add((starts[id + 1] ?? 0) - (starts[id] ?? 0));
   const lengths = Int32Array.from(lengthSet).sort();
-  return { names, servers, extraServers, points, starts, sorted, byName, lengths, ...buildVariantTable(points, starts) };
+  const owners = [...new Set([...servers, ...[...extraServers.values()].flat()])];
+  return { names, servers, extraServers, owners, points, starts, sorted, byName, lengths, ...buildVariantTable(points, starts) };
 }
