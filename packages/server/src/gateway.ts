@@ -1,5 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { toolCallRecorder } from './activity/tool-call-activity.js';
+import { secretDigest } from './auth/secret-digest.js';
 import type { ResolvedConfig } from './config/gateway-config.js';
 import { allowedServersOf, createAgentTokenLookup, sha256Hex, type HashedAgentToken } from './http/agent-token-lookup.js';
 import { healthzRoute } from './http/healthz-route.js';
@@ -11,6 +13,8 @@ import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
 import type { McpIdentity } from './mcp/mcp-identity.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
+import { createPreflightSeam } from './preflight/preflight-seam.js';
+import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -19,6 +23,8 @@ export interface GatewayOptions {
   readonly stdio?: boolean;
   /** Operational messages (never on stdout in stdio mode). */
   readonly log?: (line: string) => void;
+  /** Wraps the opened store (tests inject one that fails on purpose); the wrapper's close() must close the store. */
+  readonly wrapStore?: (store: Store) => Store;
 }
 
 export interface RunningGateway {
@@ -49,22 +55,38 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
 
   const opened = openStore(config.data_dir);
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
-  const store = opened.store;
+  const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
   const runtime = await startRuntime(config, store);
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
-  const surface: GatewayMcpOptions = { runtime, pageSize: config.page_size, serverInfo: gatewayServerInfo() };
+  const surface: GatewayMcpOptions = {
+    runtime,
+    pageSize: config.page_size,
+    serverInfo: gatewayServerInfo(),
+    recordToolCall: toolCallRecorder(store, options.log),
+  };
+  // The one preflight seam every surface calls (REST here; the in-band surfaces take it too).
+  const preflight = createPreflightSeam({ runtime, activity: store });
 
   if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
 
   const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  const tokens = createAgentTokenLookup(configTokens(config), store);
+  const rest = restApiRoute({
+    runtime,
+    store,
+    preflight,
+    credentials: { adminKey: secretDigest(config.api_key), tokens },
+    configTokens: config.agent_tokens,
+    onError: (e) => options.log?.(`rest: ${asError(e).message}`),
+  });
   const policy = {
-    tokens: createAgentTokenLookup(configTokens(config), store),
+    tokens,
     requireAuth: config.require_mcp_auth,
     profileExists: (name: string) => runtime.current().snapshot.profiles.has(name),
   };
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, mcpRoute(endpoint, policy, onError)], onError: (e) => onError(asError(e)) });
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], onError: (e) => onError(asError(e)) });
   } catch (error) {
     await endpoint.close();
     await shutDown(runtime, store);

@@ -70,6 +70,9 @@ export type Surface = 'rest' | 'cli' | 'mcp-rider' | 'mcp-check' | 'mcp-resolve'
 /** Stable machine codes of REST errors; callers branch on these. */
 export type ApiErrorCode = 'invalid_json' | 'invalid_body' | 'body_too_large' | 'unsupported_media_type' | 'conflicting_pins' | 'unknown_profile' | 'unauthorized' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'state_unavailable' | 'activity_unavailable' | 'internal';
 
+/** An upstream connection's state. Absent on a server = no state yet (initializing). */
+export type ConnectionState = 'connecting' | 'discovering' | 'authenticating' | 'pending_auth' | 'ready' | 'error' | 'disconnected';
+
 /** A server name: letters, digits, '-' and '_' (never ':', which separates server and tool in a tool ID). */
 export type ServerName = string;
 
@@ -382,6 +385,172 @@ export interface ApiError {
    */
   readonly path?: string;
   readonly request_id?: RequestId;
+}
+
+/**
+ * How many of a server's known tools are in each condition.
+ */
+export interface ServerToolCounts {
+  readonly approved: number;
+  readonly changed: number;
+  readonly config_denied: number;
+  /**
+   * Listed by the upstream (last known listing).
+   */
+  readonly indexed: number;
+  readonly pending: number;
+  /**
+   * Listed to agents through /mcp (every gate passed).
+   */
+  readonly served: number;
+  readonly user_disabled: number;
+}
+
+/**
+ * One configured upstream server as GET /api/v1/servers lists it.
+ */
+export interface ServerInfo {
+  readonly diagnostic_action?: DiagnosticAction;
+  readonly enabled: boolean;
+  /**
+   * Was ready at least once since start (its last-known tools stay served).
+   */
+  readonly ever_ready: boolean;
+  readonly last_error?: string;
+  readonly name: string;
+  readonly quarantined: boolean;
+  readonly state?: ConnectionState;
+  readonly tools: ServerToolCounts;
+  readonly transport: Transport;
+}
+
+export type DiagnosticAction = 'restart' | 'login' | 'view_logs';
+
+export type Transport = 'stdio' | 'http';
+
+/**
+ * Body of GET /api/v1/servers: the servers in the caller's scope, by name.
+ */
+export interface ServerList {
+  readonly servers: readonly ServerInfo[];
+}
+
+/**
+ * One known tool (listed by its upstream, or remembered by an approval record). hash and
+ * approved_hash only at the operator tier.
+ */
+export interface ToolInfo {
+  /**
+   * Absent when the tool has no approval record yet.
+   */
+  readonly approval?: Approval;
+  readonly approved_hash?: ToolHash;
+  readonly config_denied: boolean;
+  readonly hash?: ToolHash;
+  readonly id: ToolId;
+  readonly indexed: boolean;
+  readonly served: boolean;
+  readonly server: string;
+  readonly tool: string;
+  readonly user_disabled: boolean;
+}
+
+/**
+ * Absent when the tool has no approval record yet.
+ */
+export type Approval = 'approved' | 'pending' | 'changed';
+
+/**
+ * Body of GET /api/v1/tools and of the tool actions: tools by server, then name.
+ */
+export interface ToolList {
+  readonly tools: readonly ToolInfo[];
+}
+
+/**
+ * Body of POST /api/v1/tools/approve: some tools by ID, or every pending tool of one server.
+ */
+export interface ApproveRequest {
+  readonly ids?: readonly [ToolId, ...ToolId[]];
+  readonly all_pending?: true;
+  readonly server?: string;
+}
+
+/**
+ * Body of POST /api/v1/tokens.
+ */
+export interface TokenCreate {
+  /**
+   * Server names, or ["*"] for every server.
+   */
+  readonly allowed_servers: readonly [string, ...string[]];
+  readonly name: string;
+  /**
+   * Pins the token to this profile.
+   */
+  readonly profile?: string;
+}
+
+/**
+ * An agent token as listed: never its secret or hash.
+ */
+export interface TokenInfo {
+  readonly allowed_servers: readonly string[];
+  readonly created_at?: CheckedAt;
+  readonly name: string;
+  readonly profile?: string;
+  readonly revoked: boolean;
+  /**
+   * config: from the configuration file (cannot be revoked at run time); store: created with
+   * POST /api/v1/tokens.
+   */
+  readonly source: TokenInfoSource;
+}
+
+/**
+ * config: from the configuration file (cannot be revoked at run time); store: created with
+ * POST /api/v1/tokens.
+ */
+export type TokenInfoSource = 'config' | 'store';
+
+/**
+ * 201 body of POST /api/v1/tokens: the secret is shown here once; the gateway keeps only
+ * its SHA-256.
+ */
+export interface TokenCreated {
+  readonly allowed_servers: readonly string[];
+  readonly created_at: CheckedAt;
+  readonly name: string;
+  readonly profile?: string;
+  readonly revoked: false;
+  readonly source: 'store';
+  /**
+   * The secret, for Authorization: Bearer <token>.
+   */
+  readonly token: string;
+}
+
+/**
+ * Body of GET /api/v1/tokens: configuration tokens, then run-time tokens, by name.
+ */
+export interface TokenList {
+  readonly tokens: readonly TokenInfo[];
+}
+
+/**
+ * Body of GET /api/v1/activity: records newest first; next_cursor fetches the following
+ * page.
+ */
+export interface ActivityPage {
+  readonly next_cursor?: string;
+  readonly records: readonly ActivityRecord[];
+}
+
+/**
+ * Body of GET /healthz.
+ */
+export interface Healthz {
+  readonly status: 'ok';
 }
 
 /**
@@ -1108,6 +1277,19 @@ export interface StrictTypes {
   readonly ActivityRecord: ActivityRecord;
   readonly ApiErrorCode: ApiErrorCode;
   readonly ApiError: ApiError;
+  readonly ConnectionState: ConnectionState;
+  readonly ServerToolCounts: ServerToolCounts;
+  readonly ServerInfo: ServerInfo;
+  readonly ServerList: ServerList;
+  readonly ToolInfo: ToolInfo;
+  readonly ToolList: ToolList;
+  readonly ApproveRequest: ApproveRequest;
+  readonly TokenCreate: TokenCreate;
+  readonly TokenInfo: TokenInfo;
+  readonly TokenCreated: TokenCreated;
+  readonly TokenList: TokenList;
+  readonly ActivityPage: ActivityPage;
+  readonly Healthz: Healthz;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: ShapeAResponse;
@@ -1160,6 +1342,19 @@ export interface LenientTypes {
   readonly ActivityRecord: ActivityRecord;
   readonly ApiErrorCode: ApiErrorCode;
   readonly ApiError: ApiError;
+  readonly ConnectionState: ConnectionState;
+  readonly ServerToolCounts: ServerToolCounts;
+  readonly ServerInfo: ServerInfo;
+  readonly ServerList: ServerList;
+  readonly ToolInfo: ToolInfo;
+  readonly ToolList: ToolList;
+  readonly ApproveRequest: ApproveRequest;
+  readonly TokenCreate: TokenCreate;
+  readonly TokenInfo: TokenInfo;
+  readonly TokenCreated: TokenCreated;
+  readonly TokenList: TokenList;
+  readonly ActivityPage: ActivityPage;
+  readonly Healthz: Healthz;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: LenientShapeAResponse;

@@ -7,7 +7,7 @@ export const healthzRoute: HttpRoute = {
     if (pathname !== '/healthz') return undefined;
     return (req, res) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendJson(res, 405, { error: 'method_not_allowed', message: 'Use GET /healthz' }, { allow: 'GET, HEAD' });
+        sendJson(res, 405, { code: 'method_not_allowed', message: 'Use GET /healthz', path: '/healthz' }, { allow: 'GET, HEAD' });
         return;
       }
       sendJson(res, 200, { status: 'ok' });

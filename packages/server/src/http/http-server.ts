@@ -66,7 +66,7 @@ async function dispatch(
       return;
     }
   }
-  sendJson(res, 404, { error: 'not_found', message: `No route for ${pathname}` });
+  sendJson(res, 404, { code: 'not_found', message: `No route for ${pathname}`, path: pathname });
 }
 
 function pathOf(rawUrl: string | undefined): string {

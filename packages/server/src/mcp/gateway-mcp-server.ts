@@ -1,5 +1,6 @@
-import type { Scope } from '@mcpproxy/evaluator';
+import { parseToolId, type Scope } from '@mcpproxy/evaluator';
 import { ProtocolError, Server, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
@@ -24,6 +25,8 @@ export interface GatewayMcpOptions {
   readonly serverInfo: Implementation;
   /** describe_tool `check: true` (the required-tools extension issue); absent = refused with no verdict. */
   readonly describeToolCheckMode?: DescribeToolCheckMode;
+  /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
+  readonly recordToolCall?: ToolCallRecorder;
 }
 
 const BUILTIN_TOOLS: readonly Tool[] = [DESCRIBE_TOOL];
@@ -56,12 +59,24 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     const { name } = request.params;
     const args = request.params.arguments;
     if (name === DESCRIBE_TOOL_NAME) return describeTool(args);
+    const started = performance.now();
+    const record = async (outcome: 'success' | 'tool_error' | 'upstream_error' | 'refused', reason?: string) => {
+      const parsed = parseToolId(name);
+      const where = parsed.ok ? { server: parsed.server, tool: parsed.tool } : { server: '', tool: name };
+      await options.recordToolCall?.({ ...where, outcome, ...(reason === undefined ? {} : { reason }), duration_ms: performance.now() - started });
+    };
     const decision = gateToolCall(runtime.current(), scope, name);
-    if (!decision.allowed) return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+    if (!decision.allowed) {
+      await record('refused', decision.refusal.reason);
+      return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+    }
     try {
       // The upstream's answer is the answer, tool errors (isError) included.
-      return await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal);
+      const result = await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal);
+      await record(result.isError === true ? 'tool_error' : 'success');
+      return result;
     } catch (error) {
+      await record('upstream_error');
       // A JSON-RPC error from the upstream is relayed as that error; anything else (no live
       // connection, timeout, broken transport) is a tool error the agent can read.
       const upstreamError = error instanceof RuntimeError ? error.cause : error;

@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Past this the connection is dropped instead of read to the end. */
+const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
+
+export type JsonBody =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly status: 400;
+      readonly code: 'invalid_json' | 'body_too_large' | 'unsupported_media_type';
+      readonly message: string;
+      readonly path: string;
+    };
+
+/**
+ * Reads a request body that must be exactly one JSON value of at most 1 MiB. A larger body is
+ * read to its end without being kept (so the client receives the 400), unless it is huge.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<JsonBody> {
+  const type = req.headers['content-type'];
+  if (type !== undefined && !isJsonMediaType(type)) {
+    return { ok: false, status: 400, code: 'unsupported_media_type', message: `Send the body as Content-Type: application/json (got ${type})`, path: 'Content-Type' };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > DRAIN_LIMIT_BYTES) {
+      req.destroy();
+      break;
+    }
+    if (size <= limit) chunks.push(chunk);
+  }
+  if (size > limit) return { ok: false, status: 400, code: 'body_too_large', message: `The body is larger than ${limit} bytes`, path: '' };
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    // JSON.parse accepts exactly one value surrounded by whitespace: "{} {}" is an error.
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return { ok: false, status: 400, code: 'invalid_json', message: text.trim() === '' ? 'The body is empty: expected one JSON value' : `The body is not one JSON value: ${detail}`, path: '' };
+  }
+}
+
+function isJsonMediaType(header: string): boolean {
+  const media = header.split(';')[0]?.trim().toLowerCase() ?? '';
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}

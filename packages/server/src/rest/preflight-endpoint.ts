@@ -1,0 +1,56 @@
+import type { ApiErrorCode } from '@mcpproxy/schema';
+import type { PreflightErrorCode } from '../preflight/preflight-error.js';
+import type { PreflightSeam } from '../preflight/preflight-seam.js';
+import { apiError } from './api-error.js';
+import type { RestEndpoint, RestRequest } from './rest-endpoint.js';
+
+const ERROR_CODES: Readonly<Record<PreflightErrorCode, ApiErrorCode>> = {
+  invalid_request: 'invalid_body',
+  no_tools: 'invalid_body',
+  too_many_tools: 'invalid_body',
+  conflicting_pins: 'conflicting_pins',
+  unknown_profile: 'unknown_profile',
+  state_unavailable: 'state_unavailable',
+  activity_unavailable: 'activity_unavailable',
+};
+
+/** POST /api/v1/preflight: the body goes to the seam as it was sent; 200 whatever the verdict. */
+export function preflightEndpoint(preflight: PreflightSeam): RestEndpoint {
+  return {
+    method: 'POST',
+    path: '/preflight',
+    operatorOnly: false,
+    async handle(request) {
+      const body = await request.body();
+      if (!body.ok) return apiError(body.status, body.code, body.message, body.path);
+      const outcome = await preflight.run({
+        surface: isCliClient(request) ? 'cli' : 'rest',
+        raw: body.value,
+        tier: request.principal.tier,
+        scope: request.principal.scope,
+        requestId: request.requestId,
+        signal: request.signal,
+      });
+      if (!outcome.ok) {
+        const { error } = outcome;
+        return apiError(error.kind === 'request' ? 400 : 503, ERROR_CODES[error.code], error.message, error.path);
+      }
+      const { result } = outcome;
+      return {
+        status: 200,
+        body: {
+          verdict: result.verdict,
+          checked_at: result.checked_at,
+          request_id: result.request_id,
+          ...(result.waited_ms === undefined ? {} : { waited_ms: result.waited_ms }),
+          tools: result.tools,
+        },
+      };
+    },
+  };
+}
+
+/** The CLI marks itself with a `cli/<version>` User-Agent or X-Client header (surface `cli`). */
+function isCliClient(request: RestRequest): boolean {
+  return [request.headers['user-agent'], request.headers['x-client']].some((value) => typeof value === 'string' && value.startsWith('cli/'));
+}

@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RestPrincipal } from '../auth/rest-principal.js';
+import type { JsonBody } from './json-body.js';
+
+/** One authenticated call to an endpoint under /api/v1. */
+export interface RestRequest {
+  /** Path parameters of the endpoint's template, decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly principal: RestPrincipal;
+  /** The correlation id of this exchange (the caller's X-Request-Id when valid, else fresh). */
+  readonly requestId: string;
+  /** Aborts when the client goes away before the answer. */
+  readonly signal: AbortSignal;
+  /** Reads the body as one JSON value (at most 1 MiB). */
+  body(): Promise<JsonBody>;
+}
+
+/** What an endpoint answers; errors are ApiError bodies built with apiError(). */
+export interface RestReply {
+  readonly status: number;
+  /** Serialised as JSON; absent = `text` is sent as it is. */
+  readonly body?: unknown;
+  /** A pre-serialised JSON document (the OpenAPI document). */
+  readonly text?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type RestMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface RestEndpoint {
+  readonly method: RestMethod;
+  /** Under /api/v1, e.g. '/servers/{name}/quarantine'; a {param} is one path segment. */
+  readonly path: string;
+  /** Operator tier only (agent tokens get 403). */
+  readonly operatorOnly: boolean;
+  handle(request: RestRequest): Promise<RestReply> | RestReply;
+}

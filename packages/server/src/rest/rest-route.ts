@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticateRestRequest, type RestCredentials } from '../auth/rest-authentication.js';
+import type { HttpRoute } from '../http/http-route.js';
+import { sendJson } from '../http/json-response.js';
+import { acceptRequestId } from '../preflight/request-id.js';
+import { apiError } from './api-error.js';
+import { readJsonBody } from './json-body.js';
+import { compilePathTemplate, pathSegments, type PathTemplate } from './path-template.js';
+import type { RestEndpoint, RestReply, RestRequest } from './rest-endpoint.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface RestRouteOptions {
+  readonly endpoints: readonly RestEndpoint[];
+  readonly credentials: RestCredentials;
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Everything under /api/v1: authenticate (401), find the endpoint (404, 405 with Allow), check the
+ * tier (403), then answer. Every error body is an ApiError carrying the request id, which is also
+ * sent as X-Request-Id on every answer.
+ */
+export function restRoute(options: RestRouteOptions): HttpRoute {
+  const compiled = options.endpoints.map((endpoint) => ({ endpoint, template: compilePathTemplate(endpoint.path) }));
+  return {
+    match(pathname) {
+      if (pathname !== API_PREFIX && !pathname.startsWith(`${API_PREFIX}/`)) return undefined;
+      return (req, res) => answer(req, res, pathname, compiled, options);
+    },
+  };
+}
+
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  compiled: readonly { endpoint: RestEndpoint; template: PathTemplate }[],
+  options: RestRouteOptions,
+): Promise<void> {
+  const requestId = acceptRequestId(header(req, 'x-request-id'));
+  let reply: RestReply;
+  try {
+    reply = await route(req, res, pathname, compiled, options, requestId);
+  } catch (error) {
+    options.onError?.(error);
+    reply = apiError(500, 'internal', 'The gateway failed to answer this request');
+  }
+  send(res, reply, requestId);
+}
+
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  compiled: readonly { endpoint: RestEndpoint; template: PathTemplate }[],
+  options: RestRouteOptions,
+  requestId: string,
+): Promise<RestReply> {
+  const auth = await authenticateRestRequest({ apiKey: header(req, 'x-api-key'), authorization: header(req, 'authorization') }, options.credentials);
+  if (!auth.ok) return apiError(401, 'unauthorized', auth.message, auth.path, { 'www-authenticate': 'Bearer realm="mcpproxy"' });
+
+  const segments = pathSegments(pathname, API_PREFIX);
+  const matches = segments === undefined ? [] : compiled.flatMap(({ endpoint, template }) => {
+    const params = template.match(segments);
+    return params === undefined ? [] : [{ endpoint, params }];
+  });
+  if (matches.length === 0) return apiError(404, 'not_found', `No endpoint ${pathname}`, pathname);
+  const chosen = matches.find((m) => m.endpoint.method === req.method);
+  if (chosen === undefined) {
+    const allow = [...new Set(matches.map((m) => m.endpoint.method))].join(', ');
+    return apiError(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${pathname}; use ${allow}`, pathname, { allow });
+  }
+  if (chosen.endpoint.operatorOnly && auth.principal.tier !== 'operator') {
+    return apiError(403, 'forbidden', `${chosen.endpoint.method} ${API_PREFIX}${chosen.endpoint.path} needs the admin API key`, pathname);
+  }
+
+  const aborted = new AbortController();
+  res.once('close', () => aborted.abort());
+  const request: RestRequest = {
+    params: chosen.params,
+    query: new URL(req.url ?? '/', 'http://gateway.invalid').searchParams,
+    headers: req.headers,
+    principal: auth.principal,
+    requestId,
+    signal: aborted.signal,
+    body: () => readJsonBody(req),
+  };
+  return chosen.endpoint.handle(request);
+}
+
+function send(res: ServerResponse, reply: RestReply, requestId: string): void {
+  if (res.headersSent) return;
+  const headers = { 'x-request-id': requestId, ...reply.headers };
+  if (reply.text !== undefined) {
+    res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(reply.text)), ...headers });
+    res.end(reply.text);
+    return;
+  }
+  const body = isApiError(reply) ? { ...(reply.body as object), request_id: requestId } : reply.body;
+  sendJson(res, reply.status, body, headers);
+}
+
+function isApiError(reply: RestReply): boolean {
+  return reply.status >= 400 && typeof reply.body === 'object' && reply.body !== null && 'code' in reply.body;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
