@@ -1,8 +1,7 @@
 // Benchmark of @mcpproxy/evaluator (not a test: nothing here asserts a time).
 // Snapshot: 100 servers x 100 tools, full names of near-uniform length (srvNN:tool_xxxxxxx).
 // Run: npx nx run @mcpproxy/evaluator:bench
-import { cpus } from 'node:os';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import {
   evaluate,
   prepareSnapshot,
@@ -188,6 +187,7 @@ function measure(run: () => unknown, warmup: number, iterations: number): Figure
 const micro = (ns: number): string => `${(ns / 1000).toFixed(1)} µs`;
 const milli = (ns: number): string => `${(ns / 1e6).toFixed(2)} ms`;
 
+const loadBefore = loadavg()[0] ?? 0;
 const results: [string, Figures, (ns: number) => string, string][] = [
   ['10 ready IDs (agent tier)', measure(() => evaluate(prepared, ready, agent), 20_000, 100_000), micro, 'median < 20 µs'],
   ['50 mixed IDs, all 15 codes (operator tier)', measure(() => evaluate(prepared, mixed, operator), 5_000, 20_000), micro, '-'],
@@ -196,6 +196,8 @@ const results: [string, Figures, (ns: number) => string, string][] = [
 ];
 
 console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}`);
+// Other work on the machine shows up in p99 (a preempted iteration), so say how busy it was.
+console.log(`1-minute load average: ${loadBefore.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after`);
 console.log(`adversarial case: ${suggested} of 50 ids get did_you_mean suggestions`);
 console.log('| case | median | p99 | iterations | target |');
 console.log('|---|---|---|---|---|');
