@@ -1,12 +1,13 @@
 import { parseToolId } from '@mcpproxy/evaluator';
 import { checkValue, strictValidators, type ToolInfo } from '@mcpproxy/schema';
+import { OPERATOR } from '../auth/rest-principal.js';
+import { compareServed } from '../mcp/served-listing.js';
 import type { GatewayRuntime, PublishedState } from '../state/gateway-runtime.js';
 import { apiError } from './api-error.js';
 import type { RestEndpoint, RestReply } from './rest-endpoint.js';
 import { runRuntimeAction } from './runtime-action-reply.js';
 import { servedNames } from './served-set.js';
 import { toolInfo, toolInventory } from './tool-inventory.js';
-import { OPERATOR } from '../auth/rest-principal.js';
 
 /** GET /api/v1/tools (any tier, filtered by scope) and the operator's tool actions. */
 export function toolEndpoints(runtime: GatewayRuntime): RestEndpoint[] {
@@ -92,5 +93,5 @@ function infos(state: PublishedState, byServer: ReadonlyMap<string, readonly str
     if (server === undefined) continue;
     for (const tool of tools) out.push(toolInfo(state, server, tool, 'operator', served));
   }
-  return out;
+  return out.sort(compareServed);
 }
