@@ -2,8 +2,10 @@
 // test can run the guards between them.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NEW_CODE, newCodeEntry } from '@mcpproxy/codegen/test/registry-edits.js';
 
-export const NEW_CODE = 'upstream_rate_limited';
+// The same new code (and entry) codegen's own guard tests add.
+export { NEW_CODE };
 
 interface RegistryFile {
   settings_version: number;
@@ -22,19 +24,7 @@ function writeRegistry(root: string, registry: RegistryFile): void {
 export function addCodeEntry(root: string): number {
   const registry = readRegistry(root);
   const next = registry.settings_version + 1;
-  registry.reasons[NEW_CODE] = {
-    class: 'retryable',
-    retryable: true,
-    verdict: 'degraded_retryable',
-    exit_code: 10,
-    surfaces: { rest_operator: true, rest_agent: true, rider: true, check: true, resolve: true },
-    status: 'active',
-    since: next,
-    wording: {
-      detail: 'Server {server} is rate limiting the gateway.',
-      remediation: 'Retry shortly, or wait for it: mcpproxy tools preflight {id} --wait 10s',
-    },
-  };
+  registry.reasons[NEW_CODE] = newCodeEntry(next);
   writeRegistry(root, registry);
   return next;
 }
