@@ -105,6 +105,14 @@ describe('first release', () => {
     }
   });
 
+  it('`pnpm release:dry-run` builds, checks and packs every package but publishes nothing', async () => {
+    const result = await pnpmScript(['release:dry-run', '--registry', `${registry.url}/`, '--no-git-checks']);
+    expect(result.status, output(result)).toBe(0);
+    expect(result.stdout).toContain('checks passed');
+    expect(result.stdout).toContain('dry run done');
+    for (const name of NAMES) expect(await publishedVersions(registry.url, name), name).toEqual([]);
+  });
+
   it('`pnpm release` builds, checks and publishes every package to the local registry', async () => {
     const result = await pnpmScript(['release', '--registry', `${registry.url}/`, '--no-git-checks']);
     expect(result.status, output(result)).toBe(0);
