@@ -418,6 +418,11 @@ describe('documents, health and routing', () => {
     expect([wrongGet.status, wrongGet.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
+  it('POST /api/v1/servers/{name}/login: a stdio server is a 409 (the full contract: rest-server-login.test.ts)', async () => {
+    const answer = await api.call('POST', '/api/v1/servers/alpha/login', { body: { token: 'upstream-token' } });
+    expect([answer.status, answer.body.code]).toEqual([409, 'conflict']);
+  });
+
   it('every documented operation was exercised', () => {
     const operations = Object.values(OPENAPI.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
     const seen = new Set([...SEEN].map((entry) => entry.split(' ')[0]));

@@ -468,6 +468,14 @@ export interface ToolList {
 }
 
 /**
+ * Body of POST /api/v1/servers/{name}/login: a bearer credential for an HTTP upstream, kept
+ * in the gateway's store (never in the configuration file).
+ */
+export interface LoginRequest {
+  readonly token: string;
+}
+
+/**
  * Body of POST /api/v1/tools/approve: some tools by ID, or every pending tool of one server.
  */
 export interface ApproveRequest {
@@ -1283,6 +1291,7 @@ export interface StrictTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly LoginRequest: LoginRequest;
   readonly ApproveRequest: ApproveRequest;
   readonly TokenCreate: TokenCreate;
   readonly TokenInfo: TokenInfo;
@@ -1348,6 +1357,7 @@ export interface LenientTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly LoginRequest: LoginRequest;
   readonly ApproveRequest: ApproveRequest;
   readonly TokenCreate: TokenCreate;
   readonly TokenInfo: TokenInfo;

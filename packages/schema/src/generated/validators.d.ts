@@ -50,6 +50,7 @@ export type DefName =
   | 'ServerList'
   | 'ToolInfo'
   | 'ToolList'
+  | 'LoginRequest'
   | 'ApproveRequest'
   | 'TokenCreate'
   | 'TokenInfo'

@@ -8,6 +8,7 @@ import { openApiEndpoint } from './openapi-endpoint.js';
 import { preflightEndpoint } from './preflight-endpoint.js';
 import { restRoute } from './rest-route.js';
 import { serverEndpoints } from './server-endpoints.js';
+import { serverLoginEndpoint } from './server-login-endpoint.js';
 import { tokenEndpoints, type ConfigTokenView } from './token-endpoints.js';
 import { toolEndpoints } from './tool-endpoints.js';
 
@@ -27,6 +28,7 @@ export function restApiRoute(options: RestApiOptions): HttpRoute {
     endpoints: [
       preflightEndpoint(options.preflight),
       ...serverEndpoints(runtime),
+      serverLoginEndpoint(runtime, store),
       ...toolEndpoints(runtime),
       activityEndpoint(store),
       ...tokenEndpoints({ store, runtime, configTokens: options.configTokens }),
