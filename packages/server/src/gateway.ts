@@ -58,14 +58,15 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
   const runtime = await startRuntime(config, store);
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
+  // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
+  const preflight = createPreflightSeam({ runtime, activity: store });
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
     serverInfo: gatewayServerInfo(),
     recordToolCall: toolCallRecorder(store, options.log),
+    preflight,
   };
-  // The one preflight seam every surface calls (REST here; the in-band surfaces take it too).
-  const preflight = createPreflightSeam({ runtime, activity: store });
 
   if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
 

@@ -1,6 +1,9 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
-import { ProtocolError, Server, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, Server, type CallToolResult, type Implementation, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
+import { gatewayRequiredToolsSource } from '../extension/gateway-source.js';
+import { RequiredToolsExtension } from '../extension/required-tools-extension.js';
+import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
@@ -9,8 +12,8 @@ import {
   DESCRIBE_TOOL_NAME,
   describeServedTools,
   describeToolError,
+  findServed,
   parseDescribeToolArguments,
-  type DescribeToolCheckMode,
 } from './describe-tool.js';
 import type { McpSessionContext } from './mcp-identity.js';
 import { servedListing, type ServedListing } from './served-listing.js';
@@ -23,8 +26,12 @@ export interface GatewayMcpOptions {
   readonly runtime: SurfaceRuntime;
   readonly pageSize: number;
   readonly serverInfo: Implementation;
-  /** describe_tool `check: true` (the required-tools extension issue); absent = refused with no verdict. */
-  readonly describeToolCheckMode?: DescribeToolCheckMode;
+  /**
+   * The preflight seam: serves the app.mcpproxy/required-tools extension (the tools/list rider,
+   * tools/resolve, describe_tool check mode) at the agent tier. Absent: core tools/list only, and
+   * check mode is refused with no verdict.
+   */
+  readonly preflight?: PreflightSeam;
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
 }
@@ -50,15 +57,26 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   const scope = context.identity.scope;
   const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
-  server.setRequestHandler('tools/list', (request) => {
-    const listing = gatewayListing(runtime.current(), scope);
-    return toolListPage(listing, request.params?.cursor, pageSize);
-  });
+  const listTools = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
+  let requiredTools: RequiredToolsExtension | undefined;
+  if (options.preflight === undefined) {
+    server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));
+  } else {
+    // The extension serves tools/list itself (the core page plus a negotiated rider's verdict).
+    const source = gatewayRequiredToolsSource({
+      preflight: options.preflight,
+      scope,
+      listTools,
+      servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
+    });
+    requiredTools = new RequiredToolsExtension({ source });
+    requiredTools.attach(server, { era: context.era });
+  }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const args = request.params.arguments;
-    if (name === DESCRIBE_TOOL_NAME) return describeTool(args);
+    if (name === DESCRIBE_TOOL_NAME) return describeTool(args, ctx);
     const started = performance.now();
     const record = async (outcome: 'success' | 'tool_error' | 'upstream_error' | 'refused', reason?: string) => {
       const parsed = parseToolId(name);
@@ -85,16 +103,14 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     }
   });
 
-  async function describeTool(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async function describeTool(args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
     const parsed = parseDescribeToolArguments(args);
     switch (parsed.mode) {
       case 'invalid':
         return describeToolError(parsed.message);
       case 'check':
-        if (options.describeToolCheckMode === undefined) {
-          return describeToolError('check mode is not available on this gateway; no verdict was computed');
-        }
-        return options.describeToolCheckMode(parsed.args);
+        if (requiredTools === undefined) return describeToolError('check mode is not available on this gateway; no verdict was computed');
+        return requiredTools.checkMode(parsed.args, ctx);
       case 'plain':
         return describeServedTools(parsed.toolIds, gatewayListing(runtime.current(), scope));
     }

@@ -14,7 +14,8 @@
  *     surface    'rest' | 'cli'                     raw = the parsed JSON body (RestPreflightRequest)
  *                'mcp-rider'                        raw = params._meta["app.mcpproxy/required-tools"] (RequestRider)
  *                'mcp-check'                        raw = the describe_tool arguments (CheckModeArguments)
- *                'mcp-resolve'                      raw = { name: '<server:tool>' } (the resolved tool's name)
+ *                'mcp-resolve'                      raw = { name: '<server:tool>', policy? } (the resolved tool's name, and the
+ *                                                   annotation policy of a negotiated rider on the request)
  *     tier       rest/cli only; the in-band surfaces always evaluate at the 'agent' tier
  *     scope      the caller's scope (token allowed_servers, token profile pin, session profile);
  *                REST's body `profile` is validated here and becomes the scope's active_profile

@@ -23,9 +23,10 @@ export interface SurfaceRequestError {
 
 export type ParsedSurfaceRequest = { readonly ok: true; readonly request: SurfaceRequest } | { readonly ok: false; readonly error: SurfaceRequestError };
 
-/** The raw form of mcp-resolve: the one tool name of a tools/resolve request. */
+/** The raw form of mcp-resolve: the one tool name of a tools/resolve request, and the annotation policy of a negotiated rider. */
 export interface ResolveRequest {
   readonly name: string;
+  readonly policy?: Policy;
 }
 
 /** The member holding the tool list and its cap, per surface (the cap counts the raw array, before dedup). */
@@ -38,8 +39,8 @@ const LISTS: Readonly<Record<Exclude<Surface, 'mcp-resolve'>, { readonly key: st
 
 /**
  * Validates the raw request with the strict generated validator of its surface (RestPreflightRequest
- * for rest and cli, RequestRider for mcp-rider, CheckModeArguments for mcp-check, ToolId for the
- * name of mcp-resolve). Count errors are checked first so a 5,000-entry list is one clear error,
+ * for rest and cli, RequestRider for mcp-rider, CheckModeArguments for mcp-check, ToolId and Policy for
+ * mcp-resolve). Count errors are checked first so a 5,000-entry list is one clear error,
  * not 5,000 schema issues.
  */
 export function parseSurfaceRequest(surface: Surface, raw: unknown): ParsedSurfaceRequest {
@@ -77,13 +78,16 @@ export function parseSurfaceRequest(surface: Surface, raw: unknown): ParsedSurfa
 
 function parseResolve(raw: unknown): ParsedSurfaceRequest {
   if (!isRecord(raw) || typeof raw['name'] !== 'string') {
-    return invalid([{ path: isRecord(raw) ? '/name' : '', rule: isRecord(raw) ? 'required' : 'type', message: 'expected { name: string }' }]);
+    return invalid([{ path: isRecord(raw) ? '/name' : '', rule: isRecord(raw) ? 'required' : 'type', message: 'expected { name: string, policy?: Policy }' }]);
   }
-  const extra = Object.keys(raw).find((key) => key !== 'name');
+  const extra = Object.keys(raw).find((key) => key !== 'name' && key !== 'policy');
   if (extra !== undefined) return invalid([{ path: `/${extra}`, rule: 'additionalProperties', message: 'must NOT have additional properties' }]);
   const checked = checkValue(strictValidators.ToolId, raw['name']);
   if (!checked.ok) return invalid(checked.issues.map((issue) => ({ ...issue, path: `/name${issue.path}` })));
-  return ok({ entries: [{ id: checked.value }] });
+  if (!('policy' in raw)) return ok({ entries: [{ id: checked.value }] });
+  const policy = checkValue(strictValidators.Policy, raw['policy']);
+  if (!policy.ok) return invalid(policy.issues.map((issue) => ({ ...issue, path: `/policy${issue.path}` })));
+  return ok({ entries: [{ id: checked.value }], policy: policy.value });
 }
 
 function countError(raw: unknown, key: string, max: number): SurfaceRequestError | undefined {

@@ -1,0 +1,51 @@
+import { SETTINGS_VERSION } from '@mcpproxy/schema';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+
+/** The 2026-07-28 envelope key holding the client's capabilities of this one request. */
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/** The 2026-07-28 envelope key every request of that revision carries. */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** Whether this request was sent on the 2026-07-28 revision (it carries the per-request envelope). */
+export function isModernRequest(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  return envelope !== undefined && PROTOCOL_VERSION_KEY in envelope;
+}
+
+/**
+ * The client's declaration of `id`, read where the revision puts it: on 2026-07-28 in the
+ * `extensions` of this request's own clientCapabilities (nothing is remembered between requests);
+ * on 2025-11-25 in the `experimental` capabilities the client declared at initialize of this session.
+ */
+export function clientDeclaration(server: Server, ctx: ServerContext, id: string): unknown {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  if (envelope !== undefined && CLIENT_CAPABILITIES_KEY in envelope) {
+    return member(member(envelope[CLIENT_CAPABILITIES_KEY], 'extensions'), id);
+  }
+  // The accessor is deprecated for 2026-07-28 requests only; on a 2025-11-25 session it is the
+  // initialize-scoped declaration, which is exactly the legacy negotiation.
+  return member(server.getClientCapabilities()?.experimental, id);
+}
+
+/**
+ * Negotiated = the client mirrored the identifier with `version` absent or equal to the settings
+ * version this server speaks. A mirror with another version (or no object at all) is not
+ * negotiated: the caller reverts to core behaviour.
+ */
+export function isNegotiated(declaration: unknown): boolean {
+  if (!isRecord(declaration)) return false;
+  return !('version' in declaration) || declaration['version'] === SETTINGS_VERSION;
+}
+
+/** Whether a draft extension the server serves without settings (e.g. tool-resolution) is declared at all. */
+export function isDeclared(declaration: unknown): boolean {
+  return isRecord(declaration);
+}
+
+function member(value: unknown, key: string): unknown {
+  return isRecord(value) ? value[key] : undefined;
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
