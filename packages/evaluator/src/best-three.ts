@@ -33,6 +33,12 @@ export class BestThree {
     if (kept.length > SUGGESTION_LIMIT) kept.pop();
   }
 
+  /** False when a candidate ranked (prefix, distance, name) could not enter the three. */
+  admits(prefix: boolean, distance: number, name: string): boolean {
+    const last = this.#kept[SUGGESTION_LIMIT - 1];
+    return last === undefined || ranksBefore(prefix, distance, name, last);
+  }
+
   names(): string[] {
     return this.#kept.map((ranked) => ranked.name);
   }

@@ -33,10 +33,10 @@ function isVisible(index: SuggestionIndex, id: number, visible: ReadonlySet<stri
   return extra !== undefined && extra.some((server) => visible.has(server));
 }
 
-/** First rank from `low` whose name is not before `text` (or, with `prefixes`, not a name that `text` prefixes). */
-function bound(index: SuggestionIndex, text: string, from: number, prefixes: boolean): number {
+/** First position in [from, to) whose name is not before `text` (or, with `prefixes`, not one that `text` prefixes). */
+function bound(index: SuggestionIndex, text: string, from: number, to: number, prefixes: boolean): number {
   let low = from;
-  let high = index.sorted.length;
+  let high = to;
   while (low < high) {
     const middle = (low + high) >>> 1;
     const name = index.names[index.sorted[middle] ?? 0] ?? '';
@@ -46,19 +46,32 @@ function bound(index: SuggestionIndex, text: string, from: number, prefixes: boo
   return low;
 }
 
-/** The query is a prefix of the name: a contiguous run of the sorted names. */
+/**
+ * The query is a prefix of the name. Within one length group those names are a contiguous run in
+ * name order and all rank at distance length - nq, so groups are taken shortest first and a run
+ * stops at the first name that cannot enter the three (nor can any after it, in either form).
+ * Names offered here are marked decided so the typo pass does not offer them again.
+ */
 function offerLongerNames(query: Query): void {
-  const { index, text, length, visible, allVisible, best, decided } = query;
-  const first = bound(index, text, 0, false);
-  const end = bound(index, text, first, true);
-  for (let rank = first; rank < end; rank += 1) {
-    const id = index.sorted[rank] ?? 0;
-    const name = index.names[id] ?? '';
-    // Ending inside a surrogate pair is a code-unit prefix only; the typo pass decides that name.
-    if (!endsOnCodePointBoundary(name, text.length)) continue;
-    const extra = lengthOf(index, id) - length;
-    if (extra <= MAX_DISTANCE) decided.add(id);
-    if (extra > 0 && (allVisible || isVisible(index, id, visible))) best.offer(true, extra, name);
+  const { index, text, length: nq, visible, allVisible, best, decided } = query;
+  for (let group = 0; group < index.lengths.length; group += 1) {
+    const extra = (index.lengths[group] ?? 0) - nq;
+    // extra 0 is the query itself, never suggested (the typo pass drops distance 0 too).
+    if (extra <= 0) continue;
+    if (!best.admits(true, extra, '')) break;
+    const groupEnd = index.groupStarts[group + 1] ?? 0;
+    const first = bound(index, text, index.groupStarts[group] ?? 0, groupEnd, false);
+    const end = bound(index, text, first, groupEnd, true);
+    for (let rank = first; rank < end; rank += 1) {
+      const id = index.sorted[rank] ?? 0;
+      const name = index.names[id] ?? '';
+      // Ending inside a surrogate pair is a code-unit prefix only; the typo pass decides that name.
+      if (!endsOnCodePointBoundary(name, text.length)) continue;
+      if (!(allVisible || isVisible(index, id, visible))) continue;
+      if (!best.admits(true, extra, name)) break;
+      decided.add(id);
+      best.offer(true, extra, name);
+    }
   }
 }
 

@@ -29,11 +29,16 @@ export interface SuggestionIndex {
   /** Code points of every name, concatenated; name i spans [starts[i], starts[i + 1]). */
   readonly points: Int32Array;
   readonly starts: Int32Array;
-  /** Name ids in code-unit order of their names (prefix matches are a contiguous run). */
-  readonly sorted: Int32Array;
   readonly byName: ReadonlyMap<string, number>;
   /** Distinct code-point lengths of the names, ascending. */
   readonly lengths: Int32Array;
+  /**
+   * Name ids grouped by code-point length (the groups in the order of `lengths`), each group in
+   * code-unit order of the names: group g is sorted[groupStarts[g]..groupStarts[g + 1]), and the
+   * names a query prefixes form a contiguous run in each group.
+   */
+  readonly sorted: Int32Array;
+  readonly groupStarts: Int32Array;
   /**
    * Variant hash table, open addressing with linear probing (load 1/3 to 2/3). A hash's home slot
    * is its top bits (hash >>> tableShift). Slot s is the pair table[2s] = variant hash,
@@ -140,15 +145,34 @@ function buildVariantTable(points: Int32Array, starts: Int32Array): Pick<Suggest
   return { tableShift, tableMask, table };
 }
 
+/** Ids grouped by code-point length (ascending), each group in code-unit order of the names. */
+function groupByLength(names: readonly string[], byName: ReadonlyMap<string, number>, starts: Int32Array): Pick<SuggestionIndex, 'lengths' | 'sorted' | 'groupStarts'> {
+  const lengthOf = (id: number): number => (starts[id + 1] ?? 0) - (starts[id] ?? 0);
+  const lengths = Int32Array.from(new Set(names.map((_, id) => lengthOf(id)))).sort();
+  const groupOf = new Map<number, number>();
+  lengths.forEach((length, group) => groupOf.set(length, group));
+  const groupStarts = new Int32Array(lengths.length + 1);
+  for (let id = 0; id < names.length; id += 1) {
+    const group = (groupOf.get(lengthOf(id)) ?? 0) + 1;
+    groupStarts[group] = (groupStarts[group] ?? 0) + 1;
+  }
+  for (let group = 0; group < lengths.length; group += 1) groupStarts[group + 1] = (groupStarts[group + 1] ?? 0) + (groupStarts[group] ?? 0);
+  const fill = groupStarts.slice(0, lengths.length);
+  const sorted = new Int32Array(names.length);
+  // A stable pass over the names in code-unit order keeps each group sorted.
+  for (const name of [...names].sort()) {
+    const id = byName.get(name) ?? 0;
+    const group = groupOf.get(lengthOf(id)) ?? 0;
+    const at = fill[group] ?? 0;
+    fill[group] = at + 1;
+    sorted[at] = id;
+  }
+  return { lengths, sorted, groupStarts };
+}
+
 export function buildSuggestionIndex(snapshot: GatewaySnapshot): SuggestionIndex {
   const { names, servers, extraServers, byName } = collectCandidates(snapshot);
   const { points, starts } = encodeNames(names);
-  const sortedNames = [...names].sort();
-  const sorted = new Int32Array(sortedNames.length);
-  for (let rank = 0; rank < sortedNames.length; rank += 1) sorted[rank] = byName.get(sortedNames[rank] ?? '') ?? 0;
-  const lengthSet = new Set<number>();
-  for (let id = 0; id < names.length; id += 1) lengthSet.add((starts[id + 1] ?? 0) - (starts[id] ?? 0));
-  const lengths = Int32Array.from(lengthSet).sort();
   const owners = [...new Set([...servers, ...[...extraServers.values()].flat()])];
-  return { names, servers, extraServers, owners, points, starts, sorted, byName, lengths, ...buildVariantTable(points, starts) };
+  return { names, servers, extraServers, owners, points, starts, byName, ...groupByLength(names, byName, starts), ...buildVariantTable(points, starts) };
 }
