@@ -45,9 +45,10 @@ const recordsOf = async (requestId: string) => (await operator.call('GET', `/api
 const POOL = ['act:ok', 'act:bad', 'act:nope', ' act : ok ', 'act:denied', 'q:ok', 'ghost:x', 'malformed', 'act:', 'act:o'];
 const optional = <T>(arbitrary: fc.Arbitrary<T>, freq: number) => fc.option(arbitrary, { freq, nil: undefined });
 const entry = fc.record({ id: fc.constantFrom(...POOL), pin_hash: optional(fc.constantFrom('GOOD', 'sha256/v1:00', 'garbage'), 4) });
-const toolLists = fc.oneof(
+type Entry = { id: string; pin_hash: string | undefined };
+const toolLists: fc.Arbitrary<Entry[]> = fc.oneof(
   { weight: 12, arbitrary: fc.array(entry, { minLength: 1, maxLength: 8 }) },
-  { weight: 1, arbitrary: fc.constant([]) },
+  { weight: 1, arbitrary: fc.constant<Entry[]>([]) },
   { weight: 1, arbitrary: fc.array(entry, { minLength: 101, maxLength: 103 }) },
 );
 /** Mostly valid requests, with each kind of 400 mixed in. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { freshRequestId } from '../preflight/request-id.js';
 import type { ToolCallActivityRecord } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 
@@ -31,7 +31,7 @@ export function toolCallRecorder(store: Pick<Store, 'appendActivity'>, log?: (li
       type: 'tool_call',
       timestamp: new Date().toISOString(),
       status: STATUS[event.outcome],
-      request_id: randomUUID(),
+      request_id: freshRequestId(),
       metadata: {
         server: event.server,
         tool: event.tool,

@@ -23,16 +23,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BOD
   if (type !== undefined && !isJsonMediaType(type)) {
     return { ok: false, status: 400, code: 'unsupported_media_type', message: `Send the body as Content-Type: application/json (got ${type})`, path: 'Content-Type' };
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > DRAIN_LIMIT_BYTES) {
-      req.destroy();
-      break;
-    }
-    if (size <= limit) chunks.push(chunk);
-  }
+  const { chunks, size } = await readChunks(req, limit);
   if (size > limit) return { ok: false, status: 400, code: 'body_too_large', message: `The body is larger than ${limit} bytes`, path: '' };
   const text = Buffer.concat(chunks).toString('utf8');
   try {
@@ -42,6 +33,24 @@ export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BOD
     const detail = cause instanceof Error ? cause.message : String(cause);
     return { ok: false, status: 400, code: 'invalid_json', message: text.trim() === '' ? 'The body is empty: expected one JSON value' : `The body is not one JSON value: ${detail}`, path: '' };
   }
+}
+
+/** The body's chunks up to `limit` bytes and its full size (events, not an async iterator: this is the hot path). */
+function readChunks(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > DRAIN_LIMIT_BYTES) {
+        req.destroy();
+        resolve({ chunks, size });
+      }
+    });
+    req.once('end', () => resolve({ chunks, size }));
+    req.once('error', reject);
+  });
 }
 
 function isJsonMediaType(header: string): boolean {

@@ -29,7 +29,8 @@ export function preflightEndpoint(preflight: PreflightSeam): RestEndpoint {
         tier: request.principal.tier,
         scope: request.principal.scope,
         requestId: request.requestId,
-        signal: request.signal,
+        // Only a wait can outlive the client; the signal is not even built otherwise.
+        ...(isRecord(body.value) && body.value['wait_ms'] !== undefined ? { signal: request.signal } : {}),
       });
       if (!outcome.ok) {
         const { error } = outcome;
@@ -48,6 +49,10 @@ export function preflightEndpoint(preflight: PreflightSeam): RestEndpoint {
       };
     },
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The CLI marks itself with a `cli/<version>` User-Agent or X-Client header (surface `cli`). */

@@ -75,15 +75,27 @@ async function route(
     return apiError(403, 'forbidden', `${chosen.endpoint.method} ${API_PREFIX}${chosen.endpoint.path} needs the admin API key`, pathname);
   }
 
-  const aborted = new AbortController();
-  res.once('close', () => aborted.abort());
+  // Built on first use: most endpoints read neither (and this is the preflight's hot path).
+  let query: URLSearchParams | undefined;
+  let aborted: AbortController | undefined;
   const request: RestRequest = {
     params: chosen.params,
-    query: new URL(req.url ?? '/', 'http://gateway.invalid').searchParams,
+    get query() {
+      return (query ??= new URL(req.url ?? '/', 'http://gateway.invalid').searchParams);
+    },
     headers: req.headers,
     principal: auth.principal,
     requestId,
-    signal: aborted.signal,
+    get signal() {
+      if (aborted === undefined) {
+        const controller = (aborted = new AbortController());
+        // 'close' also follows every completed answer; only a client that left early aborts.
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
+      }
+      return aborted.signal;
+    },
     body: () => readJsonBody(req),
   };
   return chosen.endpoint.handle(request);

@@ -48,6 +48,13 @@ interface ActivityRow {
   metadata: string;
 }
 
+interface PendingActivity {
+  readonly record: ActivityInput;
+  readonly tsMs: number;
+  resolve(stored: StoredActivity): void;
+  reject(cause: unknown): void;
+}
+
 export type SqliteOpenResult = { ok: true; store: Store; path: string } | { ok: false; message: string };
 
 export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock): SqliteOpenResult {
@@ -76,6 +83,7 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
 class SqliteStore implements Store {
   private closed = false;
   private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly pendingActivity: PendingActivity[] = [];
 
   constructor(
     readonly dataDir: string,
@@ -194,19 +202,47 @@ class SqliteStore implements Store {
     return this.statements.deleteCredential.run(server).changes === 1;
   }
 
-  async appendActivity(record: ActivityInput): Promise<StoredActivity> {
+  /**
+   * Group commit: records appended during one turn of the event loop are written in one
+   * transaction (a commit costs far more than an insert), and each promise settles once its
+   * record is committed, so "written before the response" still holds for every caller.
+   */
+  appendActivity(record: ActivityInput): Promise<StoredActivity> {
     const tsMs = Date.parse(record.timestamp);
-    if (Number.isNaN(tsMs)) throw new TypeError(`activity timestamp is not a date: ${record.timestamp}`);
-    const result = this.statements.insertActivity.run({
-      type: record.type,
-      timestamp: record.timestamp,
-      ts_ms: tsMs,
-      status: record.status,
-      surface: record.surface ?? null,
-      request_id: record.request_id,
-      metadata: JSON.stringify(record.metadata),
+    if (Number.isNaN(tsMs)) return Promise.reject(new TypeError(`activity timestamp is not a date: ${record.timestamp}`));
+    return new Promise((resolve, reject) => {
+      this.pendingActivity.push({ record, tsMs, resolve, reject });
+      if (this.pendingActivity.length === 1) setImmediate(() => this.flushActivity());
     });
-    return { ...record, id: Number(result.lastInsertRowid) };
+  }
+
+  private flushActivity(): void {
+    const batch = this.pendingActivity.splice(0);
+    if (batch.length === 0) return;
+    let ids: number[];
+    try {
+      if (this.closed) throw new Error('the store is closed');
+      const insert = this.statements.insertActivity;
+      ids = this.db.transaction(() =>
+        batch.map(({ record, tsMs }) =>
+          Number(
+            insert.run({
+              type: record.type,
+              timestamp: record.timestamp,
+              ts_ms: tsMs,
+              status: record.status,
+              surface: record.surface ?? null,
+              request_id: record.request_id,
+              metadata: JSON.stringify(record.metadata),
+            }).lastInsertRowid,
+          ),
+        ),
+      )();
+    } catch (cause) {
+      for (const pending of batch) pending.reject(cause);
+      return;
+    }
+    batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: ids[i]! }));
   }
 
   async queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
@@ -248,6 +284,8 @@ class SqliteStore implements Store {
 
   close(): void {
     if (this.closed) return;
+    // Records already accepted are written before the database goes away.
+    this.flushActivity();
     this.closed = true;
     try {
       this.db.close();
