@@ -87,7 +87,7 @@ export function cellProblems(expected: ExpectedCell, observed: ObservedCell): st
   const problems: string[] = [];
   for (const key of VERDICT_KEYS) {
     const want = (expected as Record<string, unknown>)[key];
-    const got = (observed as Record<string, unknown>)[key];
+    const got = (observed as unknown as Record<string, unknown>)[key];
     if (want !== got) problems.push(`${key}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
   }
   return problems;

@@ -153,7 +153,7 @@ async function induce(step: InduceStep, upstreams: ReadonlyMap<string, Upstream>
     return found;
   };
   if ('rest' in step) {
-    const [method, path] = step.rest.split(' ');
+    const [method = 'POST', path = ''] = step.rest.split(' ');
     const response = await fetch(`${origin}${path}`, {
       method,
       headers: { 'x-api-key': WORLD_ADMIN_KEY, ...(step.body === undefined ? {} : { 'content-type': 'application/json' }) },
