@@ -8,7 +8,7 @@ import { checkValue, strictValidators } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailingActivityStore } from './failing-activity-store.js';
 import { fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
-import { OPENAPI, OPENAPI_TEXT } from './openapi-contract.js';
+import { API_ERROR_SCHEMA, OPENAPI, OPENAPI_TEXT, schemaErrors } from './openapi-contract.js';
 import { ADMIN_KEY, restClient, SEEN, type RestClient } from './rest-client.js';
 
 const AGENT_SECRET = 'agent-alpha-secret-0123';
@@ -421,6 +421,18 @@ describe('documents, health and routing', () => {
   it('POST /api/v1/servers/{name}/login: a stdio server is a 409 (the full contract: rest-server-login.test.ts)', async () => {
     const answer = await api.call('POST', '/api/v1/servers/alpha/login', { body: { token: 'upstream-token' } });
     expect([answer.status, answer.body.code]).toEqual([409, 'conflict']);
+  });
+
+  it('a foreign Origin (DNS rebinding) is refused with a 403 ApiError before any route', async () => {
+    const response = await fetch(`${gw.gateway.origin!}/api/v1/preflight`, {
+      method: 'POST',
+      headers: { origin: 'http://attacker.example', 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ tools: [{ id: 'alpha:echo' }] }),
+    });
+    const body: unknown = await response.json();
+    expect(response.status).toBe(403);
+    expect(schemaErrors(API_ERROR_SCHEMA, body)).toEqual([]);
+    expect(body).toMatchObject({ code: 'forbidden', path: 'Host' });
   });
 
   it('every documented operation was exercised', () => {

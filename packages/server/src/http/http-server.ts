@@ -53,12 +53,14 @@ async function dispatch(
     sendJson(res, 503, jsonRpcErrorBody(-32603, 'Starting'));
     return;
   }
+  const pathname = pathOf(req.url);
   const verdict = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
   if (!verdict.ok) {
-    sendJson(res, 403, jsonRpcErrorBody(-32000, `Forbidden: ${verdict.message}`));
+    // REST answers every error with its ApiError body; MCP clients get a JSON-RPC error.
+    const body = pathname.startsWith('/api/') ? { code: 'forbidden', message: `Forbidden: ${verdict.message}`, path: 'Host' } : jsonRpcErrorBody(-32000, `Forbidden: ${verdict.message}`);
+    sendJson(res, 403, body);
     return;
   }
-  const pathname = pathOf(req.url);
   for (const route of options.routes) {
     const handle = route.match(pathname);
     if (handle !== undefined) {

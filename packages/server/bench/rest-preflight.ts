@@ -1,0 +1,197 @@
+// The REST benchmark (`npx tsx bench/rest-preflight.ts [--duration S]`, needs a built dist): autocannon
+// against the running gateway (dist/bin/serve.js as its own process, two fixture upstreams with 50
+// tools each), in one run, 10 connections and the same duration for every phase:
+//   1. throughput at full speed: POST /api/v1/preflight with 10 IDs (each answer writes its activity
+//      record) against GET /healthz on the same server;
+//   2. latency at a fixed 1,000 requests/s: the same two requests, p50/p99.
+// Targets: preflight throughput >= 0.5x healthz; preflight p99 < 5 ms at 1,000 rps. A last phase
+// reports a preflight whose 10 IDs include one typo (did_you_mean), for information. Afterwards the
+// store is opened and the preflight activity records are counted against the 2xx answers.
+// Everything listens on 127.0.0.1; the gateway is stopped at the end; a watchdog bounds the run.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { ChildHandle } from './child-process-handle.js';
+import { catalogue } from './tool-catalogue.js';
+
+interface Histogram {
+  readonly average: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+interface AutocannonResult {
+  readonly requests: Histogram & { readonly total: number };
+  readonly latency: Histogram;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly '2xx': number;
+  readonly duration: number;
+}
+interface AutocannonOptions {
+  readonly url: string;
+  readonly connections: number;
+  readonly duration: number;
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  readonly overallRate?: number;
+  readonly ignoreCoordinatedOmission?: boolean;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' } } });
+const DURATION_S = Number(values.duration);
+const CONNECTIONS = 10;
+const RATE = 1000;
+const API_KEY = 'bench-admin-key-0123456789';
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURE = join(PACKAGE_DIR, 'dist', 'fixture-upstream', 'main.js');
+const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
+
+const work = mkdtempSync(join(tmpdir(), 'mcpproxy-rest-bench-'));
+let gateway: ChildHandle | undefined;
+const watchdog = setTimeout(() => {
+  process.stderr.write('bench: watchdog: giving up after 10 minutes\n');
+  void cleanUp().then(() => process.exit(2));
+}, 10 * 60_000);
+
+async function cleanUp(): Promise<void> {
+  await gateway?.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function startGateway(): Promise<string> {
+  const servers = ['alpha', 'beta'].map((name) => {
+    const file = join(work, `${name}.tools.json`);
+    writeFileSync(file, JSON.stringify(catalogue(name, 50)));
+    return { name, command: process.execPath, args: [FIXTURE, '--tools', file, '--name', name], quarantined: false };
+  });
+  const config = join(work, 'gateway.json');
+  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, 'data'), api_key: API_KEY, servers }));
+  gateway = new ChildHandle(process.execPath, [SERVE, '--config', config]);
+  const origin = new URL((await gateway.waitFor(/serving MCP at (\S+)/, 30_000))[1]!).origin;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await fetch(`${origin}/api/v1/servers`, { headers: { 'x-api-key': API_KEY } });
+    const body = (await response.json()) as { servers: { state?: string }[] };
+    if (body.servers.every((server) => server.state === 'ready')) return origin;
+    if (Date.now() > deadline) throw new Error('upstreams did not become ready');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** 10 IDs of served tools on two servers: the everyday preflight of an agent about to start. */
+const PREFLIGHT_BODY = JSON.stringify({
+  tools: [...[0, 1, 2, 3, 4].map((i) => ({ id: `alpha:alpha_${String(i).padStart(4, '0')}` })), ...[10, 11, 12, 13, 14].map((i) => ({ id: `beta:beta_${String(i).padStart(4, '0')}` }))],
+});
+/** The same with one ID replaced by a typo (not_found computes did_you_mean): reported, not a target. */
+const TYPO_BODY = PREFLIGHT_BODY.replace('beta_0014', 'beta_00x4');
+
+interface Phase {
+  readonly name: string;
+  readonly result: AutocannonResult;
+  /** The gateway process's own CPU time (user + system) per answered request, in microseconds. */
+  readonly cpuUsPerRequest: number;
+}
+
+/** CPU seconds the gateway process has used (utime + stime from /proc, in clock ticks of 10 ms). */
+function gatewayCpuSeconds(): number {
+  const stat = readFileSync(`/proc/${gateway!.process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function phase(name: string, measure: () => Promise<AutocannonResult>): Promise<Phase> {
+  const before = gatewayCpuSeconds();
+  const result = await measure();
+  const cpu = gatewayCpuSeconds() - before;
+  return { name, result, cpuUsPerRequest: (cpu * 1e6) / Math.max(1, result.requests.total) };
+}
+
+async function run(origin: string, target: 'preflight' | 'healthz' | 'typo', rate?: number, duration = DURATION_S): Promise<AutocannonResult> {
+  const common = { connections: CONNECTIONS, duration, ...(rate === undefined ? {} : { overallRate: rate, ignoreCoordinatedOmission: true }) };
+  const result =
+    target === 'healthz'
+      ? await autocannon({ ...common, url: `${origin}/healthz` })
+      : await autocannon({
+          ...common,
+          url: `${origin}/api/v1/preflight`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+          body: target === 'typo' ? TYPO_BODY : PREFLIGHT_BODY,
+        });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${target}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result;
+}
+
+function countPreflightRecords(): number {
+  const db = new BetterSqlite3(join(work, 'data', 'mcpproxy.db'), { readonly: true });
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE type = 'preflight'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const origin = await startGateway();
+  // Warm-up (JIT, the prepared snapshot's suggestion index), not measured.
+  const warmUp = await run(origin, 'preflight', undefined, 2);
+  await run(origin, 'healthz', undefined, 2);
+  const phases: Phase[] = [];
+  phases.push(await phase('healthz, full speed', () => run(origin, 'healthz')));
+  phases.push(await phase('preflight, full speed', () => run(origin, 'preflight')));
+  phases.push(await phase(`healthz, ${RATE} req/s`, () => run(origin, 'healthz', RATE)));
+  phases.push(await phase(`preflight, ${RATE} req/s`, () => run(origin, 'preflight', RATE)));
+  phases.push(await phase('preflight with a typo ID, full speed', () => run(origin, 'typo')));
+  await gateway?.stop();
+
+  const preflightPhases = phases.filter((p) => p.name.startsWith('preflight'));
+  const preflightAnswers = preflightPhases.reduce((sum, p) => sum + p.result['2xx'], 0) + warmUp['2xx'];
+  // autocannon stops counting at the deadline; answers in flight then (at most one per connection) were still recorded.
+  const records = countPreflightRecords();
+  const inFlight = records - preflightAnswers;
+  const recordsMatch = inFlight >= 0 && inFlight <= CONNECTIONS * (preflightPhases.length + 1);
+  const healthz = phases[0]!.result.requests.average;
+  const preflight = phases[1]!.result.requests.average;
+  const ratio = preflight / healthz;
+  const p99 = phases[3]!.result.latency.p99;
+
+  const lines = [
+    `Node ${process.version}, ${CONNECTIONS} connections, ${DURATION_S} s per phase, autocannon 8.0.0 (latency in whole ms; fixed-rate phases without coordinated-omission correction).`,
+    '',
+    '| phase | req/s (mean) | requests | p50 | p99 | max | gateway CPU per request |',
+    '|---|---|---|---|---|---|---|',
+    ...phases.map(
+      ({ name, result, cpuUsPerRequest }) =>
+        `| ${name} | ${result.requests.average.toFixed(0)} | ${result.requests.total} | ${result.latency.p50} ms | ${result.latency.p99} ms | ${result.latency.max} ms | ${cpuUsPerRequest.toFixed(0)} µs |`,
+    ),
+    '',
+    `- preflight / healthz throughput: ${ratio.toFixed(2)}x (target >= 0.5x): ${ratio >= 0.5 ? 'met' : 'NOT met'}; gateway CPU per request: ${(phases[0]!.cpuUsPerRequest / phases[1]!.cpuUsPerRequest).toFixed(2)}x`,
+    `- load average before / after: ${loadBefore} / ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${cpus().length} CPUs; autocannon shares them with the gateway)`,
+    `- preflight p99 at ${RATE} req/s: ${p99} ms (target < 5 ms): ${p99 < 5 ? 'met' : 'NOT met'}`,
+    `- activity records: ${records} preflight records for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main()
+  .then(async () => {
+    clearTimeout(watchdog);
+    await cleanUp();
+  })
+  .catch(async (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    clearTimeout(watchdog);
+    await cleanUp();
+    process.exit(1);
+  });
