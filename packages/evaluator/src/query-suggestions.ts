@@ -111,14 +111,16 @@ function offerTypos(query: Query): void {
     if (Math.abs(length - nq) <= MAX_DISTANCE) widths.add(Math.min(length, SUFFIX_WINDOW, nq));
   }
   const { hashes, variants } = query.scratch;
-  const { tableShift, tableMask, table } = index;
+  const { bucketShift, bucketStarts, variantHashes, variantNames } = index;
   for (const width of widths) {
     const count = writeVariantHashes(points, nq - width, nq, hashes, 0, variants);
     for (let k = 0; k < count; k += 1) {
       const hash = hashes[k] ?? 0;
-      for (let slot = hash >>> tableShift; table[2 * slot + 1] !== 0; slot = (slot + 1) & tableMask) {
-        if (table[2 * slot] !== hash) continue;
-        const id = (table[2 * slot + 1] ?? 0) - 1;
+      const bucket = hash >>> bucketShift;
+      const end = bucketStarts[bucket + 1] ?? 0;
+      for (let entry = bucketStarts[bucket] ?? 0; entry < end; entry += 1) {
+        if (variantHashes[entry] !== hash) continue;
+        const id = variantNames[entry] ?? 0;
         if (Math.abs(lengthOf(index, id) - nq) <= MAX_DISTANCE) considerTypo(query, id);
       }
     }

@@ -40,13 +40,14 @@ export interface SuggestionIndex {
   readonly sorted: Int32Array;
   readonly groupStarts: Int32Array;
   /**
-   * Variant hash table, open addressing with linear probing (load 1/3 to 2/3). A hash's home slot
-   * is its top bits (hash >>> tableShift). Slot s is the pair table[2s] = variant hash,
-   * table[2s + 1] = name id + 1 (0 = empty), so a probe touches one cache line.
+   * Variant hashes bucketed by their top bits (hash >>> bucketShift, at most 4 per bucket on
+   * average): bucket b holds entries [bucketStarts[b], bucketStarts[b + 1]) of variantHashes and,
+   * aligned with them, variantNames (the name id each variant belongs to).
    */
-  readonly tableShift: number;
-  readonly tableMask: number;
-  readonly table: Int32Array;
+  readonly bucketShift: number;
+  readonly bucketStarts: Int32Array;
+  readonly variantHashes: Int32Array;
+  readonly variantNames: Int32Array;
 }
 
 interface Collected {
@@ -98,51 +99,42 @@ function encodeNames(names: readonly string[]): { points: Int32Array; starts: In
   return { points: points.subarray(0, at), starts };
 }
 
-function buildVariantTable(points: Int32Array, starts: Int32Array): Pick<SuggestionIndex, 'tableShift' | 'tableMask' | 'table'> {
+/** One counting sort by the hashes' top bits: the sorted entries are the lookup table. */
+function buildVariantTable(points: Int32Array, starts: Int32Array): Pick<SuggestionIndex, 'bucketShift' | 'bucketStarts' | 'variantHashes' | 'variantNames'> {
   const count = starts.length - 1;
   let total = 0;
   for (let id = 0; id < count; id += 1) total += variantCount(Math.min(SUFFIX_WINDOW, (starts[id + 1] ?? 0) - (starts[id] ?? 0)));
+  let bits = 1;
+  while (bits < 30 && 4 << bits < total) bits += 1;
+  const bucketShift = 32 - bits;
+  const bucketStarts = new Int32Array((1 << bits) + 1);
   const hashes = new Int32Array(total);
   const owners = new Int32Array(total);
-  const byTopByte = new Int32Array(257);
   const scratch = variantScratch(SUFFIX_WINDOW);
   let at = 0;
   for (let id = 0; id < count; id += 1) {
     const end = starts[id + 1] ?? 0;
     const next = writeVariantHashes(points, Math.max(starts[id] ?? 0, end - SUFFIX_WINDOW), end, hashes, at, scratch);
     for (let k = at; k < next; k += 1) {
-      owners[k] = id + 1;
-      const top = ((hashes[k] ?? 0) >>> 24) + 1;
-      byTopByte[top] = (byTopByte[top] ?? 0) + 1;
+      owners[k] = id;
+      const bucket = ((hashes[k] ?? 0) >>> bucketShift) + 1;
+      bucketStarts[bucket] = (bucketStarts[bucket] ?? 0) + 1;
     }
     at = next;
   }
-  // Insert in order of the hashes' top byte: home slots are the top bits, so consecutive inserts
-  // land in the same region of the table instead of missing the cache each time.
-  for (let b = 0; b < 256; b += 1) byTopByte[b + 1] = (byTopByte[b + 1] ?? 0) + (byTopByte[b] ?? 0);
-  const orderedHashes = new Int32Array(total);
-  const orderedOwners = new Int32Array(total);
+  for (let b = 1; b < bucketStarts.length; b += 1) bucketStarts[b] = (bucketStarts[b] ?? 0) + (bucketStarts[b - 1] ?? 0);
+  const fill = bucketStarts.slice(0, bucketStarts.length - 1);
+  const variantHashes = new Int32Array(total);
+  const variantNames = new Int32Array(total);
   for (let k = 0; k < total; k += 1) {
     const hash = hashes[k] ?? 0;
-    const top = hash >>> 24;
-    const position = byTopByte[top] ?? 0;
-    byTopByte[top] = position + 1;
-    orderedHashes[position] = hash;
-    orderedOwners[position] = owners[k] ?? 0;
+    const bucket = hash >>> bucketShift;
+    const position = fill[bucket] ?? 0;
+    fill[bucket] = position + 1;
+    variantHashes[position] = hash;
+    variantNames[position] = owners[k] ?? 0;
   }
-  let bits = 1;
-  while ((1 << bits) * 2 < total * 3) bits += 1;
-  const tableShift = 32 - bits;
-  const tableMask = (1 << bits) - 1;
-  const table = new Int32Array(2 << bits);
-  for (let position = 0; position < total; position += 1) {
-    const hash = orderedHashes[position] ?? 0;
-    let slot = hash >>> tableShift;
-    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & tableMask;
-    table[2 * slot] = hash;
-    table[2 * slot + 1] = orderedOwners[position] ?? 0;
-  }
-  return { tableShift, tableMask, table };
+  return { bucketShift, bucketStarts, variantHashes, variantNames };
 }
 
 /** Ids grouped by code-point length (ascending), each group in code-unit order of the names. */
