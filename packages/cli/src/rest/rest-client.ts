@@ -1,0 +1,94 @@
+import type { ApiError } from '@mcpproxy/schema';
+import { CliError } from '../cli-error.js';
+import { CLIENT_HEADER } from '../cli-version.js';
+import type { ConnectionSettings } from '../connection/connection-settings.js';
+import { OPERATION_ROUTES, type OperationId, type RestOperations } from './rest-operations.js';
+
+type BodyOf<K extends OperationId> = RestOperations[K] extends { body: infer B } ? B : undefined;
+
+export interface CallOptions<K extends OperationId> {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: BodyOf<K>;
+  /** Sent as X-Request-Id. */
+  readonly requestId?: string;
+}
+
+export interface RestClient {
+  readonly origin: string;
+  call<K extends OperationId>(operation: K, options?: CallOptions<K>): Promise<RestOperations[K]['result']>;
+}
+
+/**
+ * The gateway's REST API for the CLI: one typed call per operation, errors as CliError values
+ * with one readable line (the gateway's ApiError message and code, or why it could not be reached).
+ */
+export function createRestClient(connection: ConnectionSettings, fetchImpl: typeof fetch = fetch): RestClient {
+  const { origin, credential } = connection;
+  return {
+    origin,
+    async call(operation, options = {}) {
+      const route = OPERATION_ROUTES[operation];
+      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) query.set(key, String(value));
+      const url = `${origin}${path}${query.toString() === '' ? '' : `?${query.toString()}`}`;
+      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': CLIENT_HEADER, 'x-client': CLIENT_HEADER };
+      if (credential.kind === 'api-key') headers['x-api-key'] = credential.secret;
+      if (credential.kind === 'token') headers['authorization'] = `Bearer ${credential.secret}`;
+      if (options.requestId !== undefined) headers['x-request-id'] = options.requestId;
+      if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+      let response: Response;
+      try {
+        response = await fetchImpl(url, { method: route.method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+      } catch (cause) {
+        throw new CliError('connection', `cannot reach the gateway at ${origin}: ${networkReason(cause)} (is it running? start it with: mcpproxy serve)`);
+      }
+      const text = await response.text();
+      const body = parseJson(text);
+      if (response.status === route.status) {
+        if (body === undefined) throw new CliError('invalid_answer', `${route.method} ${path}: the gateway answered ${response.status} without a JSON body`);
+        return body as RestOperations[typeof operation]['result'];
+      }
+      throw answerError(response.status, body, route.method, path, connection);
+    },
+  };
+}
+
+function answerError(status: number, body: unknown, method: string, path: string, connection: ConnectionSettings): CliError {
+  const apiError = isApiError(body) ? body : undefined;
+  const said = apiError === undefined ? `${method} ${path} answered HTTP ${status}` : `${apiError.message} (${apiError.code}, HTTP ${status})`;
+  if (status === 401) {
+    const { credential } = connection;
+    const hint =
+      credential.kind === 'none'
+        ? `${credential.why}; pass --api-key (or MCPPROXY_API_KEY), --token (or MCPPROXY_TOKEN), or --config of the gateway`
+        : `check the credential from ${credential.source}`;
+    return new CliError('unauthorized', `the gateway refused the credentials: ${said}; ${hint}`);
+  }
+  if (status === 403) return new CliError('unauthorized', `${said}; this needs the admin API key (--api-key), not an agent token`);
+  return new CliError('gateway', said);
+}
+
+function isApiError(body: unknown): body is ApiError {
+  return typeof body === 'object' && body !== null && typeof (body as ApiError).code === 'string' && typeof (body as ApiError).message === 'string';
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function networkReason(cause: unknown): string {
+  const inner = typeof cause === 'object' && cause !== null ? (cause as { cause?: unknown }).cause : undefined;
+  const code = typeof inner === 'object' && inner !== null ? (inner as { code?: unknown }).code : undefined;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND') return 'host not found';
+  if (typeof code === 'string') return code;
+  return inner instanceof Error ? inner.message : cause instanceof Error ? cause.message : String(cause);
+}
