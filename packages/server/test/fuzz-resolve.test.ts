@@ -35,7 +35,7 @@ it('every resolve gets a valid result or -32602, on both revisions', async () =>
   await fc.assert(
     fc.asyncProperty(fc.constantFrom('legacy' as const, 'modern' as const), paramsArbitrary(world.served), async (era, generated) => {
       const { rider, ...rest } = generated;
-      const params = overTheWire({ ...rest, ...(rider === undefined ? {} : { _meta: { [EXTENSION_ID]: rider } }) }) ?? {};
+      const params: Record<string, unknown> = overTheWire<Record<string, unknown>>({ ...rest, ...(rider === undefined ? {} : { _meta: { [EXTENSION_ID]: rider } }) }) ?? {};
       const answer = await world.sessions[era].request('tools/resolve', params);
       if (answer.error !== undefined) {
         expect(answer.error.code, answer.text).toBe(-32602);
