@@ -2,7 +2,7 @@
 // by the release command from a temporary copy of the repository, each installed alone into a
 // fresh project and used; then a reason code added the maintainer's way, versioned with
 // changesets and published again, and both directions across the two versions shown.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
@@ -17,7 +17,7 @@ import { CONSUMER_STEPS, consumerScript } from './consumer-steps.js';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
 import { publishedManifest, publishedVersions } from './published-manifest.js';
 import { runtimeClosure, seedRegistry } from './registry-seed.js';
-import { createTempWorkspace, type TempWorkspace } from './temp-workspace.js';
+import { createTempWorkspace, pnpmEnv, type TempWorkspace } from './temp-workspace.js';
 import { compileProbe } from './types-probe.js';
 
 const REPO = defaultRoot();
@@ -35,7 +35,7 @@ let secondVersions: Map<string, string>;
 
 /** A root script of the temporary copy, run the way a maintainer runs it. */
 function pnpmScript(args: readonly string[], timeoutMs = STEP_TIMEOUT_MS): Promise<BoundedResult> {
-  return runBounded('npx', ['-y', pnpmSpec(repo.root), ...args], { cwd: repo.root, env: cleanEnv(), timeoutMs });
+  return runBounded('npx', ['-y', pnpmSpec(repo.root), ...args], { cwd: repo.root, env: pnpmEnv(cleanEnv()), timeoutMs });
 }
 
 function output(result: BoundedResult): string {
@@ -257,6 +257,13 @@ describe('across the two versions', () => {
 });
 
 describe('cleanup', () => {
+  it("left the real installation alone (pnpm's state there does not know the copy)", () => {
+    for (const name of ['.pnpm-workspace-state-v1.json', '.modules.yaml']) {
+      const state = join(REPO, 'node_modules', name);
+      if (existsSync(state)) expect(readFileSync(state, 'utf8'), name).not.toContain(repo.root);
+    }
+  });
+
   it('stops the registry and leaves no process of this test running', async () => {
     const pid = registry.pid;
     await registry.stop();

@@ -1,16 +1,25 @@
 // A throwaway copy of the repository for the end-to-end test, so versioning, regenerating and
 // publishing never touch the real tree. It holds what git would commit (tracked files plus
 // untracked ones not ignored), and reuses the installed dependencies: the root node_modules is
-// linked, each package's node_modules (pnpm's relative links) is copied link for link, so
-// workspace links point into the copy and everything else into the one installed store.
+// rebuilt from links to the real entries, each package's node_modules (pnpm's relative links) is
+// copied link for link, so workspace links point into the copy and everything else into the one
+// installed store. pnpm commands in the copy must not install (they would write through the
+// links): run them with pnpmEnv().
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+
+const PNPM_STATE = /^\.(modules\.yaml|pnpm-workspace-state.*\.json)$/;
 
 export interface TempWorkspace {
   readonly root: string;
   dispose(): void;
+}
+
+/** pnpm 12 installs before `pnpm run` unless told not to; in the copy that would reach the real store. */
+export function pnpmEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...base, pnpm_config_verify_deps_before_run: 'false' };
 }
 
 function filesGitWouldCommit(source: string): string[] {
@@ -36,6 +45,18 @@ function copyLinkFarm(from: string, to: string): void {
   });
 }
 
+/**
+ * The root node_modules as a folder of links to the real entries, with pnpm's own state files
+ * copied rather than linked (nx reads them): whatever pnpm records about the copy stays there.
+ */
+function linkRootModules(from: string, to: string): void {
+  mkdirSync(to);
+  for (const entry of readdirSync(from)) {
+    if (PNPM_STATE.test(entry)) copyFileSync(join(from, entry), join(to, entry));
+    else symlinkSync(join(from, entry), join(to, entry));
+  }
+}
+
 export function createTempWorkspace(source: string, prefix = 'mcpproxy-release-repo-'): TempWorkspace {
   const root = mkdtempSync(join(tmpdir(), prefix));
   for (const path of filesGitWouldCommit(source)) {
@@ -43,7 +64,7 @@ export function createTempWorkspace(source: string, prefix = 'mcpproxy-release-r
     mkdirSync(dirname(target), { recursive: true });
     cpSync(join(source, path), target, { verbatimSymlinks: true });
   }
-  symlinkSync(join(source, 'node_modules'), join(root, 'node_modules'), 'dir');
+  linkRootModules(join(source, 'node_modules'), join(root, 'node_modules'));
   for (const member of memberDirectories(source)) {
     const modules = join(source, member, 'node_modules');
     if (existsSync(modules) && lstatSync(modules).isDirectory() && existsSync(join(root, member))) {
