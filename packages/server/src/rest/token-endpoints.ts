@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { checkValue, strictValidators, type TokenCreated, type TokenInfo } from '@mcpproxy/schema';
+import { strictValidators, type TokenCreated, type TokenInfo } from '@mcpproxy/schema';
 import { sha256Hex } from '../http/agent-token-lookup.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import type { Store, StoredAgentToken } from '../store/store.js';
 import { apiError } from './api-error.js';
 import type { RestEndpoint } from './rest-endpoint.js';
+import { validatedBody } from './validated-body.js';
 
 /** A token from the configuration file, as far as listing it goes (never its secret or hash). */
 export interface ConfigTokenView {
@@ -29,10 +30,8 @@ export function tokenEndpoints(deps: TokenEndpointDeps): RestEndpoint[] {
     path: '/tokens',
     operatorOnly: true,
     async handle(request) {
-      const body = await request.body();
-      if (!body.ok) return apiError(body.status, body.code, body.message, body.path);
-      const checked = checkValue(strictValidators.TokenCreate, body.value);
-      if (!checked.ok) return apiError(400, 'invalid_body', `Invalid token: ${checked.issues[0]?.message ?? 'bad body'}`, checked.issues[0]?.path ?? '');
+      const checked = await validatedBody(request, strictValidators.TokenCreate, (issue) => `Invalid token: ${issue?.message ?? 'bad body'}`);
+      if (!checked.ok) return checked.reply;
       const { name, allowed_servers, profile } = checked.value;
       const snapshot = runtime.current().snapshot;
       const wildcard = allowed_servers.includes('*');

@@ -1,5 +1,5 @@
 import { parseToolId } from '@mcpproxy/evaluator';
-import { checkValue, strictValidators, type ToolInfo } from '@mcpproxy/schema';
+import { strictValidators, type ToolInfo } from '@mcpproxy/schema';
 import { OPERATOR } from '../auth/rest-principal.js';
 import { compareServed } from '../mcp/served-listing.js';
 import type { GatewayRuntime, PublishedState } from '../state/gateway-runtime.js';
@@ -8,6 +8,7 @@ import type { RestEndpoint, RestReply } from './rest-endpoint.js';
 import { runRuntimeAction } from './runtime-action-reply.js';
 import { servedNames } from './served-set.js';
 import { toolInfo, toolInventory } from './tool-inventory.js';
+import { validatedBody } from './validated-body.js';
 
 /** GET /api/v1/tools (any tier, filtered by scope) and the operator's tool actions. */
 export function toolEndpoints(runtime: GatewayRuntime): RestEndpoint[] {
@@ -26,10 +27,8 @@ export function toolEndpoints(runtime: GatewayRuntime): RestEndpoint[] {
     path: '/tools/approve',
     operatorOnly: true,
     async handle(request) {
-      const body = await request.body();
-      if (!body.ok) return apiError(body.status, body.code, body.message, body.path);
-      const checked = checkValue(strictValidators.ApproveRequest, body.value);
-      if (!checked.ok) return apiError(400, 'invalid_body', 'Expected { "ids": ["server:tool", ...] } or { "server": "<name>", "all_pending": true }', checked.issues[0]?.path ?? '');
+      const checked = await validatedBody(request, strictValidators.ApproveRequest, () => 'Expected { "ids": ["server:tool", ...] } or { "server": "<name>", "all_pending": true }');
+      if (!checked.ok) return checked.reply;
       const value = checked.value;
       const state = runtime.current();
       const plan = value.ids !== undefined ? planByIds(state, value.ids) : planAllPending(state, value.server ?? '');
