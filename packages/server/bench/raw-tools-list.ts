@@ -18,8 +18,16 @@ export function rawTarget(url: string): RawTarget {
   return { url: new URL(url), agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
 }
 
-/** One POST; resolves with the elapsed milliseconds and the body size. */
-export function rawToolsList(target: RawTarget): Promise<{ ms: number; bytes: number; body: Buffer }> {
+/** A JSON-RPC POST other than the default one: its body and its protocol headers (e.g. a 2025-11-25 session's). */
+export interface RawPost {
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const DEFAULT_POST: RawPost = { body: BODY, headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } };
+
+/** One POST (by default the stateless 2026-07-28 tools/list); resolves with the elapsed milliseconds and the body size. */
+export function rawToolsList(target: RawTarget, post: RawPost = DEFAULT_POST): Promise<{ ms: number; bytes: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = request(
@@ -30,9 +38,8 @@ export function rawToolsList(target: RawTarget): Promise<{ ms: number; bytes: nu
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/list',
-          'content-length': Buffer.byteLength(BODY),
+          ...post.headers,
+          'content-length': Buffer.byteLength(post.body),
         },
       },
       (res) => {
@@ -48,7 +55,7 @@ export function rawToolsList(target: RawTarget): Promise<{ ms: number; bytes: nu
       },
     );
     req.on('error', reject);
-    req.end(BODY);
+    req.end(post.body);
   });
 }
 
