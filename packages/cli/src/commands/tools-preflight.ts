@@ -36,6 +36,7 @@ export const toolsPreflight: CommandSpec = {
     'exclude-open-world': { type: 'boolean', label: '--exclude-open-world', description: 'Policy: no tool that reaches an open world' },
     wait: { type: 'string', label: '--wait DURATION', description: 'While the verdict is degraded_retryable, wait up to DURATION (0..10s, e.g. 500ms, 5s) for it to change (REST only)' },
     'in-band': { type: 'boolean', label: '--in-band', description: 'Check through the MCP extension rider instead of REST' },
+    'protocol-version': { type: 'string', label: '--protocol-version V', description: 'With --in-band: auto (default), 2025-11-25 or 2026-07-28' },
     ...OUTPUT_OPTION,
     ...CONNECTION_OPTIONS,
   },
@@ -65,8 +66,10 @@ async function run(context: CommandContext): Promise<number> {
   if (values['in-band'] === true) {
     if (pins.length > 0) throw usageError('--pin is REST-only: pins are reserved in the extension rider (drop --in-band)');
     if (waitMs !== undefined) throw usageError('--wait is REST-only: the extension rider has no wait budget (drop --in-band)');
-    report = await inBandPreflight(context, ids, { ...(policy === undefined ? {} : { policy }), ...(profile === undefined ? {} : { profile }) });
+    const protocol = values['protocol-version'] as string | undefined;
+    report = await inBandPreflight(context, ids, { ...(policy === undefined ? {} : { policy }), ...(profile === undefined ? {} : { profile }), ...(protocol === undefined ? {} : { protocol }) });
   } else {
+    if (values['protocol-version'] !== undefined) throw usageError('--protocol-version goes with --in-band');
     if (ids.length > REST_MAX_TOOLS) throw usageError(`too many tool ids: ${ids.length} (at most ${REST_MAX_TOOLS})`);
     const body: RestPreflightRequest = {
       tools,

@@ -1,0 +1,42 @@
+import { EXTENSION_ID } from '@mcpproxy/schema';
+import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { EXTENSION_MIRROR } from './required-tools-capabilities.js';
+
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/**
+ * `params._meta` for a request that negotiates the extension on its own. On 2026-07-28 the client
+ * names its extensions per request, in `_meta["io.modelcontextprotocol/clientCapabilities"]`.
+ * SDK 2.4.0 attaches that envelope key itself, but a `_meta` key the caller sets replaces the
+ * SDK's whole value, so the SDK's own capabilities are taken from its envelope (a protected
+ * method at run time) and the mirror is added to them. On 2025-11-25 the mirror was declared at
+ * initialize and only the extension's own key rides the request.
+ */
+export function requestMeta(client: Client, era: 'legacy' | 'modern', own: Record<string, unknown>): Record<string, unknown> {
+  if (era === 'legacy') return own;
+  const envelope = (client as unknown as { _outboundMetaEnvelope?: () => Record<string, unknown> | undefined })._outboundMetaEnvelope?.call(client);
+  const capabilities = (envelope?.[CLIENT_CAPABILITIES_KEY] ?? {}) as { extensions?: Record<string, unknown> };
+  return {
+    ...own,
+    [CLIENT_CAPABILITIES_KEY]: { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSION_ID]: { ...EXTENSION_MIRROR } } },
+  };
+}
+
+/** A result schema (Standard Schema v1) that accepts any object: the lenient validators judge it. */
+export const ANY_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'mcpproxy',
+    validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
+/** The JSON-RPC error code of a rejected request, when it was one. */
+export function jsonRpcCode(error: unknown): number | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : undefined;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

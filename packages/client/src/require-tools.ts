@@ -1,0 +1,52 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { RequiredToolsUnavailableError } from './preflight-error.js';
+import type { PreflightOptions, PreflightResult } from './preflight-result.js';
+import { preflight } from './preflight.js';
+
+export interface RequireToolsOptions extends PreflightOptions {
+  /**
+   * While the verdict is degraded_retryable (servers still starting, reconnecting), check again
+   * with exponential backoff until this many ms have passed. 0 or absent: check once.
+   */
+  readonly waitMs?: number;
+  /** First backoff delay (default 250 ms), doubled each time up to maxDelayMs (default 2000 ms). */
+  readonly initialDelayMs?: number;
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * For a harness that must not start (or spend a model token) without its tools: resolves with the
+ * ready result, or throws RequiredToolsUnavailableError listing every unavailable tool and why.
+ * Carriage failures surface as the PreflightError of `preflight`.
+ */
+export async function requireTools(client: Client, ids: readonly string[], options: RequireToolsOptions = {}): Promise<PreflightResult> {
+  const deadline = Date.now() + Math.max(0, options.waitMs ?? 0);
+  let delay = Math.max(1, options.initialDelayMs ?? 250);
+  const maxDelay = Math.max(delay, options.maxDelayMs ?? 2000);
+  for (;;) {
+    const result = await preflight(client, ids, options);
+    if (result.verdict === 'ready') return result;
+    const left = deadline - Date.now();
+    if (result.verdict !== 'degraded_retryable' || left <= 0) throw new RequiredToolsUnavailableError(result);
+    await sleep(Math.min(delay, left), options.signal);
+    delay = Math.min(delay * 2, maxDelay);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

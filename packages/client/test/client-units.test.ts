@@ -1,0 +1,42 @@
+// The pure parts: capabilities merging, the consumer treatment of codes, the set verdict.
+import { REASON_CODES, REASONS, VERDICTS, type Verdict } from '@mcpproxy/schema';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { requiredToolsCapabilities } from '../src/index.js';
+import { setVerdict, treatTool } from '../src/tool-treatment.js';
+
+describe('requiredToolsCapabilities', () => {
+  it('mirrors the extension in experimental and extensions, keeping the harness capabilities', () => {
+    expect(requiredToolsCapabilities({ roots: { listChanged: true }, experimental: { other: { a: 1 } }, extensions: { 'x/y': {} } })).toEqual({
+      roots: { listChanged: true },
+      experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: 1 } },
+      extensions: { 'x/y': {}, 'app.mcpproxy/required-tools': { version: 1 } },
+    });
+  });
+});
+
+describe('treatment of per-tool results', () => {
+  const code = fc.oneof(fc.constantFrom(...REASON_CODES), fc.stringMatching(/^[a-z][a-z_]{2,20}$/));
+  it('known codes take the registry; unknown codes are permanent, non-retryable, blocked, whatever the wire says', () => {
+    fc.assert(
+      fc.property(code, fc.boolean(), (reason, wireRetryable) => {
+        const tool = treatTool({ id: 's:t', status: 'unavailable', reason, retryable: wireRetryable });
+        if (tool.status !== 'unavailable') return false;
+        const entry = (REASONS as Record<string, { retryable: boolean; class: string } | undefined>)[reason];
+        if (entry === undefined) return !tool.known && !tool.retryable && tool.class === 'permanent' && setVerdict('ready', [tool]) === 'blocked';
+        return tool.known && tool.retryable === entry.retryable && tool.class === entry.class;
+      }),
+    );
+  });
+
+  it('the set verdict is never better than the answer or any tool, and an unknown answer verdict is blocked at best', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<Verdict | 'bogus'>(...VERDICTS, 'bogus'), fc.array(fc.option(code, { nil: undefined }), { maxLength: 6 }), (answered, reasons) => {
+        const tools = reasons.map((reason, i) => treatTool(reason === undefined ? { id: `s:${i}`, status: 'ready' } : { id: `s:${i}`, status: 'unavailable', reason, retryable: false }));
+        const verdict = setVerdict(answered, tools);
+        const rank = (v: Verdict) => VERDICTS.indexOf(v);
+        return rank(verdict) >= (answered === 'bogus' ? rank('blocked') : rank(answered)) && tools.every((t) => t.status === 'ready' || rank(verdict) >= rank('blocked') || t.reason === 'server_initializing' || t.reason === 'server_unhealthy');
+      }),
+    );
+  });
+});

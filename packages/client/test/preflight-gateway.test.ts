@@ -1,0 +1,173 @@
+// preflight / requireTools / resolve against the real gateway on both protocol revisions: the
+// rider when the session mirrors the extension, check mode when a 2025-11-25 session did not,
+// REST as the last resort, a typed error listing every carriage when none can answer.
+import { checkValue, strictValidators } from '@mcpproxy/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aggregateResolved, PreflightError, preflight, requiredToolsCapabilities, RequiredToolsUnavailableError, requireTools, resolve, ResolveError } from '../src/index.js';
+import { ADMIN_KEY, connect, ERAS, fixtureServer, Scratch, startGateway, waitForServer, type Gateway } from './client-harness.js';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+const AGENT = 'client-agent-token-0123';
+let scratch: Scratch;
+let gw: Gateway;
+
+beforeAll(async () => {
+  scratch = new Scratch();
+  const tools = [{ name: 'echo', annotations: READ_ONLY, echo: true as const }, { name: 'bare' }];
+  gw = await startGateway(scratch, {
+    reconnect_initial_delay_ms: 100,
+    servers: [
+      fixtureServer(scratch, 'alpha', tools),
+      fixtureServer(scratch, 'off', tools, { enabled: false }),
+      fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '600000']),
+      fixtureServer(scratch, 'late', tools, {}, ['--start-delay-ms', '1500']),
+    ],
+    agent_tokens: [{ name: 'agent', token: AGENT, allowed_servers: ['alpha', 'late'] }],
+  });
+  await waitForServer(gw, 'alpha', ['ready']);
+});
+afterAll(async () => {
+  await gw?.stop();
+  scratch?.remove();
+});
+
+describe.each(ERAS)('on %s', (era) => {
+  it('the rider answers when the session mirrors the extension; results are treated, ids echoed', async () => {
+    const client = await connect(gw.mcpUrl, era, requiredToolsCapabilities());
+    try {
+      const result = await preflight(client, [' alpha:echo', 'alpha:echo', 'off:echo', 'alpha:nope']);
+      expect(result.carriage).toBe('rider');
+      expect(result.attempts).toEqual([{ carriage: 'rider', outcome: 'answered', reason: 'answered' }]);
+      expect(result.verdict).toBe('unknown_ids');
+      expect(result.tools.map((t) => t.id)).toEqual([' alpha:echo', 'off:echo', 'alpha:nope']);
+      expect(result.tools[1]).toEqual({
+        id: 'off:echo', status: 'unavailable', reason: 'server_disabled', retryable: false, class: 'fix_state', known: true, action: 'enable',
+        detail: 'Server off is disabled.', remediation: 'Enable it: mcpproxy servers enable off',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the policy travels in the rider (missing_annotation)', async () => {
+    const client = await connect(gw.mcpUrl, era, requiredToolsCapabilities());
+    try {
+      const result = await preflight(client, ['alpha:echo', 'alpha:bare'], { policy: { read_only_only: true } });
+      expect(result.tools.map((t) => (t.status === 'ready' ? 'ready' : t.reason))).toEqual(['ready', 'missing_annotation']);
+      expect(result.verdict).toBe('blocked');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a session built without the mirror: 2025-11-25 falls back to check mode, 2026-07-28 adds the mirror per request', async () => {
+    const client = await connect(gw.mcpUrl, era);
+    try {
+      const result = await preflight(client, ['alpha:echo', 'slow:echo']);
+      expect(result.verdict).toBe('degraded_retryable');
+      if (era === 'legacy') {
+        expect(result.carriage).toBe('check');
+        expect(result.attempts[0]).toMatchObject({ carriage: 'rider', outcome: 'skipped' });
+        expect(result.attempts[0]!.reason).toContain('requiredToolsCapabilities()');
+      } else {
+        expect(result.carriage).toBe('rider');
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('more than 50 ids: no in-band carriage can take them; REST answers when given, else a typed error names every attempt', async () => {
+    const client = await connect(gw.mcpUrl, era, requiredToolsCapabilities(), AGENT);
+    const ids = Array.from({ length: 51 }, (_, i) => `alpha:t${i}`);
+    try {
+      const viaRest = await preflight(client, ids, { rest: { url: gw.mcpUrl, token: AGENT } });
+      expect([viaRest.carriage, viaRest.verdict, viaRest.tools.length]).toEqual(['rest', 'unknown_ids', 51]);
+      expect(viaRest.attempts.map((a) => [a.carriage, a.outcome])).toEqual([['rider', 'failed'], ['check', 'failed'], ['rest', 'answered']]);
+      const error = await preflight(client, ids).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PreflightError);
+      expect((error as PreflightError).code).toBe('no_carriage');
+      expect((error as PreflightError).attempts.map((a) => [a.carriage, a.outcome])).toEqual([['rider', 'failed'], ['check', 'failed'], ['rest', 'skipped']]);
+      expect((error as PreflightError).message).toContain('rider failed: the rider carries at most 50 ids (51 given)');
+      const refused = await preflight(client, ids, { rest: { url: gw.origin, token: 'wrong-token' } }).catch((e: unknown) => e);
+      expect((refused as PreflightError).attempts[2]!.reason).toContain('answered 401 (unauthorized');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('an agent token scopes the session: out of scope reads not_found (agent tier in band)', async () => {
+    const client = await connect(gw.mcpUrl, era, requiredToolsCapabilities(), AGENT);
+    try {
+      const result = await preflight(client, ['off:echo']);
+      expect(result.tools[0]).toMatchObject({ status: 'unavailable', reason: 'not_found' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('resolve: the Shape B facet, policy from the request, unknown tools as a typed error; aggregation by worst class', async () => {
+    const client = await connect(gw.mcpUrl, era, requiredToolsCapabilities());
+    try {
+      const ready = await resolve(client, 'alpha:echo', { text: 'hi' });
+      expect(ready.availability).toEqual({ status: 'ready' });
+      expect(ready.tool['name']).toBe('alpha:echo');
+      const filtered = await resolve(client, 'alpha:bare', {}, { policy: { read_only_only: true } });
+      expect(filtered.availability).toMatchObject({ status: 'unavailable', reason: 'missing_annotation', retryable: false, class: 'permanent', known: true });
+      expect(checkValue(strictValidators.ResolveFacet, (filtered.tool['_meta'] as Record<string, unknown>)['app.mcpproxy/required-tools']).ok).toBe(true);
+      const unknown = await resolve(client, 'alpha:nope').catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(ResolveError);
+      expect([(unknown as ResolveError).code, (unknown as ResolveError).rpcCode]).toEqual(['unknown_tool', -32602]);
+      expect(aggregateResolved([ready, filtered])).toBe('blocked');
+      expect(aggregateResolved([ready])).toBe('ready');
+      expect(aggregateResolved([ready, { name: 'x', tool: {} }])).toBe('blocked');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('requireTools', () => {
+  it('resolves with the ready result; throws a typed error listing what is unavailable and why', async () => {
+    const client = await connect(gw.mcpUrl, 'modern', requiredToolsCapabilities());
+    try {
+      expect((await requireTools(client, ['alpha:echo'])).verdict).toBe('ready');
+      const error = await requireTools(client, ['alpha:echo', 'off:echo', 'alpha:nope']).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequiredToolsUnavailableError);
+      const unavailable = error as RequiredToolsUnavailableError;
+      expect([unavailable.code, unavailable.verdict, unavailable.carriage]).toEqual(['tools_unavailable', 'unknown_ids', 'rider']);
+      expect(unavailable.unavailable.map((t) => t.reason)).toEqual(['server_disabled', 'not_found']);
+      expect(unavailable.message).toBe('2 of 3 required tools unavailable (verdict unknown_ids): off:echo (server_disabled: Server off is disabled.); alpha:nope (not_found: Tool alpha:nope was not found.)');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('waits with backoff while degraded_retryable: a server that finishes starting becomes ready', async () => {
+    const client = await connect(gw.mcpUrl, 'legacy', requiredToolsCapabilities());
+    try {
+      // Restart the upstream that takes 1.5 s to answer: it is initializing again.
+      expect((await fetch(`${gw.origin}/api/v1/servers/late/restart`, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY } })).status).toBe(200);
+      expect((await preflight(client, ['late:echo'])).verdict).toBe('degraded_retryable');
+      const started = Date.now();
+      const result = await requireTools(client, ['late:echo'], { waitMs: 15_000, initialDelayMs: 100, maxDelayMs: 400 });
+      expect(result.verdict).toBe('ready');
+      expect(Date.now() - started).toBeGreaterThan(200);
+      const stuck = Date.now();
+      const error = await requireTools(client, ['slow:echo'], { waitMs: 600, initialDelayMs: 100 }).catch((e: unknown) => e);
+      expect((error as RequiredToolsUnavailableError).verdict).toBe('degraded_retryable');
+      expect(Date.now() - stuck).toBeGreaterThanOrEqual(600);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('an empty id list is an invalid request', async () => {
+    const client = await connect(gw.mcpUrl, 'modern');
+    try {
+      await expect(preflight(client, [])).rejects.toMatchObject({ code: 'invalid_request' });
+    } finally {
+      await client.close();
+    }
+  });
+});
