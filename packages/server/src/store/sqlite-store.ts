@@ -66,6 +66,11 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // A checkpoint fsyncs the WAL and the database (milliseconds on a busy disk) inside the commit
+    // that triggers it, stalling the event loop. The default (every 1,000 pages) does that several
+    // times a second under a steady stream of activity records; every 16,384 pages (64 MiB of WAL,
+    // the file's bound) keeps it to one stall every few seconds at 1,000 preflights/s.
+    db.pragma('wal_autocheckpoint = 16384');
     const migrated = migrate(db);
     if (!migrated.ok) {
       db.close();
