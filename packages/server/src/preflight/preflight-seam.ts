@@ -179,8 +179,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
   async function run(call: PreflightCall): Promise<PreflightOutcome> {
     const requestId = acceptRequestId(call.requestId);
     const fail = (error: PreflightError): PreflightOutcome => ({ ok: false, error });
-    const rest = call.surface === 'rest' || call.surface === 'cli';
-    const tier: Tier = rest ? (call as RestPreflightCall).tier : 'agent';
+    const tier: Tier = isRestCall(call) ? call.tier : 'agent';
 
     const parsed = parseSurfaceRequest(call.surface, call.raw);
     if (!parsed.ok) {
@@ -211,7 +210,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
 
     const first = evaluateCurrent(request, tier, scope);
     if (first === undefined) return fail(preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId));
-    const signal = rest ? (call as RestPreflightCall).signal : undefined;
+    const signal = isRestCall(call) ? call.signal : undefined;
     const { evaluated, waitedMs } =
       surfaceRequest.waitMs === undefined ? { evaluated: first, waitedMs: 0 } : await waitWhileRetryable(first, request, tier, scope, surfaceRequest.waitMs, signal);
 
@@ -247,6 +246,10 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
   }
 
   return { run, waitSlots };
+}
+
+function isRestCall(call: PreflightCall): call is RestPreflightCall {
+  return call.surface === 'rest' || call.surface === 'cli';
 }
 
 // A function, so that the compiler does not narrow `aborted` across the awaits in between.
