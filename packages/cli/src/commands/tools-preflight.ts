@@ -60,7 +60,6 @@ async function run(context: CommandContext): Promise<number> {
   const waitText = values['wait'] as string | undefined;
   const waitMs = waitText === undefined ? undefined : parseWaitDuration(waitText);
   const profile = values['profile'] as string | undefined;
-  const tools = toolRefsWithPins(ids, pins);
 
   let report: PreflightReport;
   if (values['in-band'] === true) {
@@ -71,6 +70,7 @@ async function run(context: CommandContext): Promise<number> {
   } else {
     if (values['protocol-version'] !== undefined) throw usageError('--protocol-version goes with --in-band');
     if (ids.length > REST_MAX_TOOLS) throw usageError(`too many tool ids: ${ids.length} (at most ${REST_MAX_TOOLS})`);
+    const tools = toolRefsWithPins(ids, pins);
     const body: RestPreflightRequest = {
       tools,
       ...(profile === undefined ? {} : { profile }),
