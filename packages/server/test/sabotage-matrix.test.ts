@@ -23,7 +23,11 @@ describe('the matrix data', () => {
   it('names every in-process surface (and the CLI columns) and has a cell for each in every row', () => {
     expect(matrix.surfaces).toEqual([...SURFACES, 'cli', 'cli_in_band']);
     expect(new Set(matrix.rows.map((r) => r.id)).size).toBe(matrix.rows.length);
-    for (const row of matrix.rows) expect(Object.keys(row.expect).sort(), row.id).toEqual([...SURFACES].sort());
+    for (const row of matrix.rows) {
+      for (const surface of SURFACES) expect(row.expect[surface], `${row.id}: ${surface}`).toBeDefined();
+      // The CLI's columns may be filled in by its own tests; no other column may appear.
+      for (const surface of Object.keys(row.expect)) expect(matrix.surfaces, `${row.id}: ${surface}`).toContain(surface);
+    }
   });
 
   it('has a row for every registry code on every surface that may carry it', () => {
