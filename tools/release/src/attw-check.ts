@@ -3,7 +3,7 @@
 // lookups are off: they would reach for the public registry, and every package ships its types.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { runCommand } from './pnpm-command.js';
+import { captureCommand } from './pnpm-command.js';
 import type { ReleaseProblem } from './release-problem.js';
 
 function attwBin(): string {
@@ -15,9 +15,9 @@ function attwBin(): string {
   return join(dirname(manifestPath), bin);
 }
 
-export function attwProblems(name: string, tarball: string, cwd: string): ReleaseProblem[] {
+export async function attwProblems(name: string, tarball: string, cwd: string): Promise<ReleaseProblem[]> {
   const args = [attwBin(), tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'];
-  const result = runCommand(process.execPath, args, { cwd });
+  const result = await captureCommand(process.execPath, args, { cwd });
   if (result.status === 0) return [];
   return [{ code: 'attw', subject: name, message: `attw --profile esm-only failed:\n${(result.stdout + result.stderr).trim()}` }];
 }

@@ -14,7 +14,7 @@ import { tarballProblems } from './tarball-rules.js';
 import type { PackageManifest, WorkspacePackage } from './workspace-packages.js';
 
 export async function checkPackage(root: string, pkg: WorkspacePackage, workspace: readonly WorkspacePackage[], workDir: string): Promise<ReleaseProblem[]> {
-  const packed = packPackage(root, pkg, workDir);
+  const packed = await packPackage(root, pkg, workDir);
   if (!packed.ok) return [{ code: 'pack_failed', subject: pkg.name, message: packed.message }];
   const entries = tarballEntries(packed.tarball);
   const manifest = tarballManifest(entries) as PackageManifest;
@@ -22,16 +22,21 @@ export async function checkPackage(root: string, pkg: WorkspacePackage, workspac
     ...tarballProblems(manifest, [...entries.keys()]),
     ...dependencyRangeProblems(manifest, workspace, PINNED_RANGES),
     ...(await publintProblems(pkg.name, packed.tarball)),
-    ...attwProblems(pkg.name, packed.tarball, workDir),
+    ...(await attwProblems(pkg.name, packed.tarball, workDir)),
   ];
 }
 
 export async function checkPackages(root: string, packages: readonly WorkspacePackage[]): Promise<ReleaseProblem[]> {
   const workDir = mkdtempSync(join(tmpdir(), 'mcpproxy-release-check-'));
   try {
-    const problems: ReleaseProblem[] = [];
-    for (const pkg of packages) problems.push(...(await checkPackage(root, pkg, packages, workDir)));
-    return problems;
+    // Two at a time (these machines have two cores); problems keep the packages' order.
+    const results: ReleaseProblem[][] = new Array<ReleaseProblem[]>(packages.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < packages.length; i = next++) results[i] = await checkPackage(root, packages[i]!, packages, workDir);
+    };
+    await Promise.all([worker(), worker()]);
+    return results.flat();
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

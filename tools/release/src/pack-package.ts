@@ -1,14 +1,14 @@
 // Packs one package with pnpm, exactly as `pnpm publish` would, into a directory of the caller's.
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { runPnpm } from './pnpm-command.js';
+import { capturePnpm } from './pnpm-command.js';
 import type { WorkspacePackage } from './workspace-packages.js';
 
 export type PackOutcome = { readonly ok: true; readonly tarball: string } | { readonly ok: false; readonly message: string };
 
-export function packPackage(root: string, pkg: WorkspacePackage, outDir: string): PackOutcome {
+export async function packPackage(root: string, pkg: WorkspacePackage, outDir: string): Promise<PackOutcome> {
   const destination = mkdtempSync(join(outDir, 'pack-'));
-  const result = runPnpm(root, ['pack', '--pack-destination', destination, '--json'], { cwd: pkg.dir });
+  const result = await capturePnpm(root, ['pack', '--pack-destination', destination, '--json'], { cwd: pkg.dir });
   if (result.status !== 0) return { ok: false, message: `pnpm pack exited ${result.status}: ${(result.stderr || result.stdout).trim()}` };
   const start = result.stdout.indexOf('{');
   try {

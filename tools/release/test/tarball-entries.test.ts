@@ -17,14 +17,14 @@ describe('tarballEntries', () => {
   let fixture: FixtureRoot | undefined;
   afterEach(() => fixture?.dispose());
 
-  it('reads what pnpm pack wrote: the files "files" allows, package/ stripped, manifest with real ranges', () => {
+  it('reads what pnpm pack wrote: the files "files" allows, package/ stripped, manifest with real ranges', async () => {
     fixture = createFixtureRoot();
     const pkg = fixture.writePackage('pkg', goodManifest('@fixture/read', { dependencies: { ajv: '8.20.0' } }), {
       ...GOOD_FILES,
       [`${LONG_DIR}deep.js`]: 'export {};\n',
       'test/ignored.test.js': 'not published\n',
     });
-    const packed = packPackage(defaultRoot(), pkg, mkdtempSync(join(fixture.root, 'out-')));
+    const packed = await packPackage(defaultRoot(), pkg, mkdtempSync(join(fixture.root, 'out-')));
     expect(packed.ok).toBe(true);
     if (!packed.ok) return;
     const entries = tarballEntries(packed.tarball);
