@@ -1,5 +1,6 @@
 // `mcpproxy tools preflight` over REST: the built binary against `mcpproxy serve` with fixture
 // upstreams. Every exit code, every output format, pins, policy flags, --wait, profiles, tiers.
+import { readFileSync } from 'node:fs';
 import { lenientValidators } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -184,5 +185,18 @@ describe('policy, profile, wait, tier', () => {
     const activity = await runCli(['activity', 'list', '--request-id', id, '-o', 'json', ...gw.flags]);
     const records = (JSON.parse(activity.stdout) as { records: { surface: string; request_id: string }[] }).records;
     expect(records.map((r) => [r.surface, r.request_id])).toEqual([['cli', id]]);
+  });
+});
+
+describe('the README', () => {
+  it('documents the preflight JSON document with the keys, in the order, the command prints', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const documented = JSON.parse(/```json\n([\s\S]*?)```/.exec(readme)![1]!.replace('sha256/v1:…', 'x')) as Record<string, unknown>;
+    const run = await preflight(['alpha:echo', 'slow:echo', '--wait', '250ms', '-o', 'json']);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(printed)).toEqual(Object.keys(documented));
+    const keysOf = (tools: unknown) => (tools as Record<string, unknown>[]).map((tool) => Object.keys(tool));
+    expect(keysOf(printed['tools'])[0]).toEqual(keysOf(documented['tools'])[0]);
+    expect(keysOf(documented['tools'])[1]).toEqual(['id', 'status', 'reason', 'retryable', 'action', 'detail', 'remediation']);
   });
 });
