@@ -7,3 +7,4 @@ export { resolve, aggregateResolved, ResolveError, TOOLS_RESOLVE, type ResolveEr
 export { PreflightError, RequiredToolsUnavailableError, type PreflightErrorCode } from './preflight-error.js';
 export type { Carriage, CarriageAttempt, PreflightOptions, PreflightResult, ReadyTool, RestCarriageOptions, ToolResult, UnavailableTool } from './preflight-result.js';
 export { extensionSupport, type ExtensionSupport } from './extension-support.js';
+export type { WireToolVerdict } from './tool-treatment.js';

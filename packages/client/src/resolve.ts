@@ -1,23 +1,14 @@
-import { checkValue, EXTENSION_ID, lenientValidators, reasonTreatment, worstVerdict, type Policy, type ReasonClass, type Verdict } from '@mcpproxy/schema';
+import { checkValue, EXTENSION_ID, lenientValidators, reasonTreatment, worstVerdict, type Policy, type Verdict } from '@mcpproxy/schema';
 import type { Client } from '@modelcontextprotocol/client';
 import { extensionSupport } from './extension-support.js';
+import type { UnavailableTool } from './preflight-result.js';
 import { ANY_RESULT, jsonRpcCode, messageOf, requestMeta } from './request-meta.js';
+import { treatTool, type WireToolVerdict } from './tool-treatment.js';
 
 export const TOOLS_RESOLVE = 'tools/resolve';
 
 /** The Shape B facet as this client treats it (unknown codes: permanent, non-retryable, blocked). */
-export type ResolvedAvailability =
-  | { readonly status: 'ready' }
-  | {
-      readonly status: 'unavailable';
-      readonly reason: string;
-      readonly retryable: boolean;
-      readonly class: ReasonClass;
-      readonly known: boolean;
-      readonly action?: string;
-      readonly detail?: string;
-      readonly remediation?: string;
-    };
+export type ResolvedAvailability = { readonly status: 'ready' } | Omit<UnavailableTool, 'id' | 'did_you_mean'>;
 
 export interface ResolvedTool {
   readonly name: string;
@@ -92,20 +83,10 @@ export function aggregateResolved(resolved: readonly ResolvedTool[]): Verdict {
   );
 }
 
-function treatFacet(facet: { status: string; reason?: string; action?: string; detail?: string; remediation?: string }): ResolvedAvailability {
-  if (facet.status === 'ready') return { status: 'ready' };
-  const reason = facet.reason ?? '';
-  const treatment = reasonTreatment(reason);
-  return {
-    status: 'unavailable',
-    reason,
-    retryable: treatment.known ? treatment.retryable : false,
-    class: treatment.class,
-    known: treatment.known,
-    ...(facet.action === undefined ? {} : { action: facet.action }),
-    ...(facet.detail === undefined ? {} : { detail: facet.detail }),
-    ...(facet.remediation === undefined ? {} : { remediation: facet.remediation }),
-  };
+function treatFacet(facet: Omit<WireToolVerdict, 'id'>): ResolvedAvailability {
+  // The per-tool treatment of a preflight result, without the id the resolved tool does not carry.
+  const { id: _id, ...treated } = treatTool({ ...facet, id: '' });
+  return treated;
 }
 
 function metaEntry(holder: object): unknown {

@@ -1,20 +1,11 @@
 import { reasonTreatment, VERDICT_EXIT_CODES, VERDICTS, worstVerdict, type Verdict } from '@mcpproxy/schema';
+import type { WireToolVerdict } from '@mcpproxy/client';
 import { CliError } from '../cli-error.js';
 import { textTable } from '../output/text-table.js';
 import type { TerminalStyle } from '../output/terminal-style.js';
 
-/** One tool's result as any carriage delivers it (read leniently: unknown codes are allowed). */
-export interface ReportTool {
-  readonly id: string;
-  readonly status: 'ready' | 'unavailable';
-  readonly reason?: string;
-  readonly retryable?: boolean;
-  readonly action?: string;
-  readonly detail?: string;
-  readonly remediation?: string;
-  readonly did_you_mean?: readonly string[];
-  readonly hash?: string;
-}
+/** One tool's result as any carriage delivers it (read leniently), plus the operator tier's hash over REST. */
+export type ReportTool = WireToolVerdict & { readonly hash?: string };
 
 export type Carriage = 'rest' | 'rider' | 'check';
 
