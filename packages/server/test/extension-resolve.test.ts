@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkValue, EXTENSION_ID, strictValidators, type ResolveFacet } from '@mcpproxy/schema';
 import { ERAS, FIXTURE_MAIN, fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
-import { negotiating, openRawSession, type RawAnswer, type RawEra, type RawSession } from './raw-mcp-session.js';
+import { negotiating, withRawSession, type RawAnswer, type RawEra, type RawSession } from './raw-mcp-session.js';
 import { ADMIN_KEY, restClient, type RestClient } from './rest-client.js';
 
 const TOOL_RESOLUTION = 'io.modelcontextprotocol/tool-resolution';
@@ -47,13 +47,8 @@ afterAll(async () => {
   dir?.remove();
 });
 
-async function withSession<T>(era: RawEra, capabilities: Record<string, unknown>, use: (session: RawSession) => Promise<T>): Promise<T> {
-  const session = await openRawSession(gw.url, era, { capabilities });
-  try {
-    return await use(session);
-  } finally {
-    await session.close();
-  }
+function withSession<T>(era: RawEra, capabilities: Record<string, unknown>, use: (session: RawSession) => Promise<T>): Promise<T> {
+  return withRawSession(gw.url, era, { capabilities }, use);
 }
 
 function resolveIn(session: RawSession, name: unknown, meta?: unknown, args: unknown = {}): Promise<RawAnswer> {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkValue, EXTENSION_ID, strictValidators, type ResponseFacet } from '@mcpproxy/schema';
 import { connectClient, ERAS, fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
-import { negotiating, openRawSession, type RawAnswer, type RawEra, type RawSession } from './raw-mcp-session.js';
+import { negotiating, withRawSession, type RawAnswer, type RawEra, type RawSession } from './raw-mcp-session.js';
 import { ADMIN_KEY, restClient, type RestClient } from './rest-client.js';
 
 const SCOPED_TOKEN = 'scoped-token-for-rider-tests';
@@ -50,13 +50,8 @@ async function preflightRecords(): Promise<number> {
   return (answer.body as { records: unknown[] }).records.length;
 }
 
-async function withSession<T>(era: RawEra, capabilities: Record<string, unknown>, use: (session: RawSession) => Promise<T>, token?: string): Promise<T> {
-  const session = await openRawSession(gw.url, era, { capabilities, ...(token === undefined ? {} : { token }) });
-  try {
-    return await use(session);
-  } finally {
-    await session.close();
-  }
+function withSession<T>(era: RawEra, capabilities: Record<string, unknown>, use: (session: RawSession) => Promise<T>, token?: string): Promise<T> {
+  return withRawSession(gw.url, era, { capabilities, ...(token === undefined ? {} : { token }) }, use);
 }
 
 describe('advertisement', () => {

@@ -4,7 +4,7 @@
 // named below and nowhere else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkValue, EXTENSION_ID, strictValidators } from '@mcpproxy/schema';
-import { negotiating, openRawSession, type RawAnswer, type RawEra } from './raw-mcp-session.js';
+import { negotiating, withRawSession, type RawAnswer, type RawEra } from './raw-mcp-session.js';
 import { loadMatrix, startMatrixWorld } from './sabotage-matrix.js';
 import { DEFAULT_AGENT_TOKEN, type MatrixCaller } from './sabotage-surfaces.js';
 import type { SabotageWorld } from './sabotage-world.js';
@@ -79,15 +79,10 @@ async function restAgent(caller: MatrixCaller, ids: readonly string[], policy: u
   return { verdict: body['verdict'] as string, tools: body['tools'] as ToolRecord[] };
 }
 
-async function inBand(caller: MatrixCaller, era: RawEra, method: string, params: Record<string, unknown>): Promise<RawAnswer> {
+function inBand(caller: MatrixCaller, era: RawEra, method: string, params: Record<string, unknown>): Promise<RawAnswer> {
   const url = caller.profile === undefined ? world.mcpUrl : `${world.mcpUrl}/p/${caller.profile}`;
   const token = caller.token === undefined ? undefined : world.tokens[caller.token];
-  const session = await openRawSession(url, era, { capabilities: negotiating(era), ...(token === undefined ? {} : { token }) });
-  try {
-    return await session.request(method, params);
-  } finally {
-    await session.close();
-  }
+  return withRawSession(url, era, { capabilities: negotiating(era), ...(token === undefined ? {} : { token }) }, (session) => session.request(method, params));
 }
 
 async function rider(caller: MatrixCaller, era: RawEra, ids: readonly string[], policy: unknown): Promise<SetAnswer> {

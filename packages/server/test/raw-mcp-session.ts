@@ -83,3 +83,13 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
   const parsed = json === '' ? {} : (JSON.parse(json) as { result?: unknown; error?: RawError });
   return { status: response.status, text, ...(parsed.result === undefined ? {} : { result: parsed.result }), ...(parsed.error === undefined ? {} : { error: parsed.error }), ...(sessionId === undefined ? {} : { sessionId }) };
 }
+
+/** Opens a session, hands it to `use`, and closes it whatever happens. */
+export async function withRawSession<T>(url: string, era: RawEra, options: RawSessionOptions, use: (session: RawSession) => Promise<T>): Promise<T> {
+  const session = await openRawSession(url, era, options);
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}

@@ -3,7 +3,7 @@
 // The CLI's tests add their own drivers (cli, cli_in_band) with the same signature.
 import { checkValue, EXTENSION_ID, strictValidators, VERDICT_EXIT_CODES, type Policy, type Verdict } from '@mcpproxy/schema';
 import type { ValidateFunction } from 'ajv';
-import { negotiating, openRawSession, type RawAnswer, type RawEra } from './raw-mcp-session.js';
+import { negotiating, withRawSession, type RawAnswer, type RawEra, type RawSession } from './raw-mcp-session.js';
 import type { SabotageWorld } from './sabotage-world.js';
 
 /** Who asks: an agent token of the world (by name) and/or a profile. */
@@ -102,16 +102,11 @@ async function resolve(world: SabotageWorld, call: MatrixCall): Promise<Observed
   return observed(facet, undefined);
 }
 
-async function inBand(world: SabotageWorld, caller: MatrixCaller, era: RawEra, ask: (session: Awaited<ReturnType<typeof openRawSession>>) => Promise<RawAnswer>): Promise<RawAnswer> {
+function inBand(world: SabotageWorld, caller: MatrixCaller, era: RawEra, ask: (session: RawSession) => Promise<RawAnswer>): Promise<RawAnswer> {
   const url = caller.profile === undefined ? world.mcpUrl : `${world.mcpUrl}/p/${caller.profile}`;
   const token = caller.token === undefined ? undefined : world.tokens[caller.token];
   if (caller.token !== undefined && token === undefined) throw new Error(`no token ${caller.token} in the world`);
-  const session = await openRawSession(url, era, { capabilities: negotiating(era), ...(token === undefined ? {} : { token }) });
-  try {
-    return await ask(session);
-  } finally {
-    await session.close();
-  }
+  return withRawSession(url, era, { capabilities: negotiating(era), ...(token === undefined ? {} : { token }) }, ask);
 }
 
 function valid(validator: ValidateFunction, value: unknown, what: string): unknown {
