@@ -214,6 +214,20 @@ describe('UpstreamConnection over Streamable HTTP', () => {
     expect([...ready.tools.keys()]).toEqual(['echo', 'get_greeting', 'delete_everything']);
   });
 
+  it('stays pending_auth through its background retries (the verdict must not flicker to initializing)', async () => {
+    const fixture = await startHttpFixture(['--require-token', 'open-sesame-123']);
+    defer(() => fixture.stop());
+    const up = observe({ name: 'remote', transport: 'http', url: fixture.url, headers: {} }, { backoff: { initialDelayMs: 20, maxDelayMs: 40 } });
+    up.connection.start();
+    await up.until((st) => st.state === 'pending_auth');
+    const before = up.history.length;
+    // several retries at 20-40 ms, each answered 401 again
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(up.sent()).toBeGreaterThan(1);
+    expect(up.history.length).toBeGreaterThan(before);
+    expect(up.states()).toEqual(['connecting', 'pending_auth']);
+  });
+
   it('sends configured headers (a configured Authorization wins over a stored credential)', async () => {
     const fixture = await startHttpFixture(['--require-token', 'from-config-1234']);
     defer(() => fixture.stop());

@@ -139,7 +139,11 @@ export class UpstreamConnection {
     const generation = ++this.generation;
     const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
     if (generation !== this.generation) return;
-    this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+    // A background retry after a 401 keeps reporting pending_auth: without a new credential the
+    // answer will not change, and showing `connecting` would flip a blocked verdict (oauth_required)
+    // into a retryable one (server_initializing) for the length of every attempt. A login restarts
+    // the connection (stop -> disconnected), so a fresh credential is shown as authenticating.
+    if (this.current.state !== 'pending_auth') this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
