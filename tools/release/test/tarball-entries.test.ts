@@ -54,5 +54,10 @@ describe('tarballEntries', () => {
     expect(publishedPath({ ...manifest, files: ['lib/**', '*.gyp'] }, 'binding.gyp')).toBe(true);
     expect(publishedPath({ ...manifest, files: ['lib/**'] }, 'build/x.node')).toBe(false);
     expect(publishedPath({ ...manifest, files: ['lib/**'] }, 'LICENSE')).toBe(true);
+    // npm packs `main` and `bin` targets even when "files" leaves them out (cross-spawn: files ["lib"], main index.js).
+    expect(publishedPath({ ...manifest, files: ['lib'], main: 'index.js' }, 'index.js')).toBe(true);
+    expect(publishedPath({ ...manifest, files: ['lib'], main: './index.js' }, 'index.js')).toBe(true);
+    expect(publishedPath({ ...manifest, files: ['lib'], bin: { tool: './cli.js' } }, 'cli.js')).toBe(true);
+    expect(publishedPath({ ...manifest, files: ['lib'], main: 'index.js' }, 'other.js')).toBe(false);
   });
 });

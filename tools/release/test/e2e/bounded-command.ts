@@ -73,3 +73,68 @@ export function killLiveGroups(): number {
   live.clear();
   return count;
 }
+
+export interface RunningService {
+  readonly pid: number;
+  /** What the process printed on stdout and stderr so far. */
+  output(): string;
+  /** Kills the whole group and waits until the process has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A long-running process (a gateway, a stand-in server) in its own group, counted with the
+ * commands: it is ready when `ready` matches its stdout, and killed with its group on stop, on
+ * timeout while starting, or by `killLiveGroups` when the test ends early.
+ */
+export function startService(
+  command: string,
+  args: readonly string[],
+  options: BoundedOptions & { readonly ready: RegExp },
+): Promise<{ service: RunningService; match: RegExpMatchArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pgid = child.pid;
+    if (pgid === undefined) {
+      reject(new Error(`could not start ${command}`));
+      return;
+    }
+    live.add(pgid);
+    let stdout = '';
+    let stderr = '';
+    let started = false;
+    const exited = new Promise<void>((done) => child.once('close', () => done()));
+    const service: RunningService = {
+      pid: pgid,
+      output: () => `${stdout}\n${stderr}`,
+      stop: async () => {
+        killGroup(pgid);
+        await exited;
+        // The leader is gone; its children may still be exiting (killed, not yet reaped).
+        for (let i = 0; i < 100 && groupAlive(pgid); i += 1) {
+          killGroup(pgid);
+          await new Promise((done) => setTimeout(done, 50));
+        }
+        live.delete(pgid);
+      },
+    };
+    const fail = (why: string): void => {
+      if (started) return;
+      started = true;
+      clearTimeout(timer);
+      void service.stop().then(() => reject(new Error(`${command} ${args.join(' ')}: ${why}\n${service.output()}`)));
+    };
+    const timer = setTimeout(() => fail(`not ready within ${options.timeoutMs} ms`), options.timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = stdout.match(options.ready);
+      if (match === null || started) return;
+      started = true;
+      clearTimeout(timer);
+      resolve({ service, match });
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', (error) => fail(error.message));
+    child.once('close', (code) => fail(`exited ${code} before it was ready`));
+  });
+}

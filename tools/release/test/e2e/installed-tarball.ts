@@ -60,12 +60,19 @@ function globSegment(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+/** The files npm packs whatever "files" says: `main` and every `bin` target. */
+function entryPoints(manifest: PackageManifest): Set<string> {
+  const bin = manifest['bin'];
+  const targets = [manifest['main'], ...(typeof bin === 'string' ? [bin] : Object.values((bin ?? {}) as Record<string, unknown>))];
+  return new Set(targets.filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^\.?\//, '')));
+}
+
 /** Whether a path (relative to the package) is one the package publishes. */
 export function publishedPath(manifest: PackageManifest, path: string): boolean {
   const [top = ''] = path.split('/');
   if (top === 'node_modules') return false;
   const files = manifest['files'];
-  if (!Array.isArray(files) || ALWAYS.test(path)) return true;
+  if (!Array.isArray(files) || ALWAYS.test(path) || entryPoints(manifest).has(path)) return true;
   return files.some((f) => typeof f === 'string' && globSegment(f.replace(/^\.?\//, '').split('/')[0] ?? '').test(top));
 }
 

@@ -2,7 +2,7 @@
 // by the release command from a temporary copy of the repository, each installed alone into a
 // fresh project and used; then a reason code added the maintainer's way, versioned with
 // changesets and published again, and both directions across the two versions shown.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
@@ -11,9 +11,10 @@ import { pnpmSpec } from '../../src/pnpm-command.js';
 import { defaultRoot } from '../../src/release-options.js';
 import { publishablePackages, type WorkspacePackage } from '../../src/workspace-packages.js';
 import { addCodeEntry, announce, bumpAndFreeze, NEW_CODE } from './add-reason-code.js';
-import { groupAlive, killLiveGroups, runBounded, type BoundedResult } from './bounded-command.js';
+import { groupAlive, killLiveGroups, runBounded, startService, type BoundedResult, type RunningService } from './bounded-command.js';
 import { cleanEnv, createConsumerProject, type ConsumerProject } from './consumer-project.js';
-import { CONSUMER_STEPS, consumerScript } from './consumer-steps.js';
+import { CONSUMER_STEPS, consumerScript, expectExit, type StepContext } from './consumer-steps.js';
+import { startInstalledGateway } from './installed-gateway.js';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
 import { publishedManifest, publishedVersions } from './published-manifest.js';
 import { runtimeClosure, seedRegistry } from './registry-seed.js';
@@ -32,6 +33,10 @@ let repo: TempWorkspace;
 let npmCache: string;
 let firstVersions: Map<string, string>;
 let secondVersions: Map<string, string>;
+/** The gateway the cli step starts, for the steps after it. */
+const stepContext: StepContext = {};
+/** Each step's project, pinned to the first versions: the old consumers of the second release. */
+const firstProjects = new Map<string, ConsumerProject>();
 
 /** A root script of the temporary copy, run the way a maintainer runs it. */
 function pnpmScript(args: readonly string[], timeoutMs = STEP_TIMEOUT_MS): Promise<BoundedResult> {
@@ -128,12 +133,22 @@ describe('first release', () => {
   for (const step of CONSUMER_STEPS) {
     it(`installs ${step.package} alone and ${step.use}`, async () => {
       const project = consumer(`first-${step.package.replace(/\W+/g, '-')}`);
-      const installed = await project.install(`${step.package}@${firstVersions.get(step.package)}`);
+      const installed = await project.install(`${step.package}@${firstVersions.get(step.package)}`, ...(step.peers ?? []));
       expect(installed.status, output(installed)).toBe(0);
       expect(project.installedVersion(step.package)).toBe(firstVersions.get(step.package));
-      step.verify(await project.runScript(step.script));
+      firstProjects.set(step.package, project);
+      if (step.starts === 'gateway') stepContext.gateway = await startInstalledGateway(project.dir);
+      step.verify(await project.runScript(step.script, step.args?.(stepContext) ?? []));
     }, STEP_TIMEOUT_MS);
   }
+
+  it("stops the installed cli's gateway, its whole process group", async () => {
+    const gateway = stepContext.gateway;
+    expect(gateway, 'the @mcpproxy/cli step started a gateway').toBeDefined();
+    await gateway!.service.stop();
+    delete stepContext.gateway;
+    expect(groupAlive(gateway!.service.pid)).toBe(false);
+  });
 });
 
 describe('a new reason code, the maintainer way', () => {
@@ -242,6 +257,83 @@ describe('across the two versions', () => {
       treatment: { known: false, class: 'permanent', retryable: false, verdict: 'blocked', exit_code: 11 },
       client_verdict: 'blocked',
       evaluator_verdict: 'blocked',
+    });
+  });
+
+  describe('a producer of the new code, built from the new packages, and the old cli and client', () => {
+    const LATER_ID = 'demo:later';
+    let producer: RunningService;
+    let origin: string;
+
+    /** The step's project from the first release, installed again from its pins (as its CI would). */
+    async function pinned(name: string): Promise<ConsumerProject> {
+      const project = firstProjects.get(name);
+      expect(project, `the ${name} step ran`).toBeDefined();
+      const reinstalled = await project!.install();
+      expect(reinstalled.status, output(reinstalled)).toBe(0);
+      expect(project!.installedVersion(name)).toBe(firstVersions.get(name));
+      return project!;
+    }
+
+    it('starts: REST answers validated by the new strict schema, MCP through the new RequiredToolsExtension', async () => {
+      const project = consumer('new-producer');
+      const server = PACKAGES.find((p) => p.name === '@mcpproxy/server')!;
+      const sdk = (server.manifest['dependencies'] ?? {}) as Record<string, string>;
+      const installed = await project.install(
+        `@mcpproxy/server@${secondVersions.get('@mcpproxy/server')}`,
+        ...['@modelcontextprotocol/server', '@modelcontextprotocol/node'].map((name) => `${name}@${sdk[name]}`),
+      );
+      expect(installed.status, output(installed)).toBe(0);
+      expect(project.installedVersion('@mcpproxy/schema')).toBe(secondVersions.get('@mcpproxy/schema'));
+      const verdict = { ...(newReport['rider_instance'] as Record<string, unknown>), id: LATER_ID };
+      expect(verdict).toMatchObject({ status: 'unavailable', reason: NEW_CODE });
+      writeFileSync(join(project.dir, 'later.json'), JSON.stringify(verdict));
+      const script = join(project.dir, 'new-code-producer.mjs');
+      cpSync(consumerScript('new-code-producer.mjs'), script);
+      const started = await startService(process.execPath, [script, join(project.dir, 'later.json')], {
+        cwd: project.dir,
+        env: cleanEnv(),
+        timeoutMs: 30_000,
+        ready: /"origin":"(http:\/\/127\.0\.0\.1:\d+)"/,
+      });
+      producer = started.service;
+      origin = started.match[1]!;
+    }, STEP_TIMEOUT_MS);
+
+    it('the old cli exits 11 (blocked) and prints the code, without crashing', async () => {
+      const project = await pinned('@mcpproxy/cli');
+      const report = await project.runScript(consumerScript('cli-preflight.mjs'), [origin, 'an-admin-key-the-stand-in-ignores', 'none', 'demo:echo', LATER_ID]);
+      const [run] = report['preflights'] as { json: Parameters<typeof expectExit>[0] & { document: Record<string, unknown> }; table: Parameters<typeof expectExit>[0] }[];
+      expectExit(run!.json, 11);
+      expect(run!.json.document).toMatchObject({
+        verdict: 'blocked',
+        exit_code: 11,
+        carriage: 'rest',
+        tools: [{ id: 'demo:echo', status: 'ready' }, { id: LATER_ID, status: 'unavailable', reason: NEW_CODE }],
+      });
+      expectExit(run!.table, 11);
+      expect(run!.table.stdout).toContain(NEW_CODE);
+    }, STEP_TIMEOUT_MS);
+
+    it("the old client's preflight reports the tool unavailable: unknown code, permanent, non-retryable, blocked, not thrown", async () => {
+      const project = await pinned('@mcpproxy/client');
+      const report = await project.runScript(consumerScript('client-preflight.mjs'), [origin, 'demo:echo', LATER_ID]);
+      // The old client reads in-band only a server of the settings version it speaks: the new
+      // extension advertises the next one, so its answer comes over REST (attempts say why).
+      expect(report, `${JSON.stringify(report)}\n${producer.output()}`).toMatchObject({
+        threw: false,
+        verdict: 'blocked',
+        carriage: expect.stringMatching(/^(rider|check|rest)$/),
+        tools: [
+          { id: 'demo:echo', status: 'ready' },
+          { id: LATER_ID, status: 'unavailable', reason: NEW_CODE, known: false, class: 'permanent', retryable: false },
+        ],
+      });
+    }, STEP_TIMEOUT_MS);
+
+    it('stops the producer, its whole process group', async () => {
+      await producer.stop();
+      expect(groupAlive(producer.pid)).toBe(false);
     });
   });
 
