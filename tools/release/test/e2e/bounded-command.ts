@@ -1,7 +1,8 @@
 // Every command the end-to-end test starts runs in its own process group with a time limit,
 // so a hung npm, pnpm or nx (and whatever it started) is killed as a whole, on timeout or when
 // the test ends early; `liveGroups` lets the test prove nothing is left running.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import type { CommandResult } from '../../src/pnpm-command.js';
 
 export interface BoundedOptions {
@@ -33,20 +34,29 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
+interface GroupChild {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly pgid: number;
+  /** Both streams so far. */
+  readonly output: { stdout: string; stderr: string };
+}
+
+/** Starts a process as the leader of a group of its own, counted as live until its caller says otherwise. */
+function spawnGroup(command: string, args: readonly string[], options: BoundedOptions): GroupChild {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pgid = child.pid;
+  if (pgid === undefined) throw new Error(`could not start ${command}`);
+  live.add(pgid);
+  const output = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+  return { child, pgid, output };
+}
+
 export function runBounded(command: string, args: readonly string[], options: BoundedOptions): Promise<BoundedResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const pgid = child.pid;
-    if (pgid === undefined) {
-      reject(new Error(`could not start ${command}`));
-      return;
-    }
-    live.add(pgid);
-    let stdout = '';
-    let stderr = '';
+    const { child, pgid, output } = spawnGroup(command, args, options);
     let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(pgid);
@@ -61,7 +71,7 @@ export function runBounded(command: string, args: readonly string[], options: Bo
       // Grandchildren that outlived their parent (a daemon, a stray server) go with the group.
       killGroup(pgid);
       live.delete(pgid);
-      resolve({ status: code ?? 1, stdout, stderr, timedOut });
+      resolve({ status: code ?? 1, stdout: output.stdout, stderr: output.stderr, timedOut });
     });
   });
 }
@@ -93,20 +103,12 @@ export function startService(
   options: BoundedOptions & { readonly ready: RegExp },
 ): Promise<{ service: RunningService; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const pgid = child.pid;
-    if (pgid === undefined) {
-      reject(new Error(`could not start ${command}`));
-      return;
-    }
-    live.add(pgid);
-    let stdout = '';
-    let stderr = '';
+    const { child, pgid, output } = spawnGroup(command, args, options);
     let started = false;
     const exited = new Promise<void>((done) => child.once('close', () => done()));
     const service: RunningService = {
       pid: pgid,
-      output: () => `${stdout}\n${stderr}`,
+      output: () => `${output.stdout}\n${output.stderr}`,
       stop: async () => {
         killGroup(pgid);
         await exited;
@@ -125,15 +127,14 @@ export function startService(
       void service.stop().then(() => reject(new Error(`${command} ${args.join(' ')}: ${why}\n${service.output()}`)));
     };
     const timer = setTimeout(() => fail(`not ready within ${options.timeoutMs} ms`), options.timeoutMs);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = stdout.match(options.ready);
+    // After spawnGroup's own listener: output.stdout already holds the chunk.
+    child.stdout.on('data', () => {
+      const match = output.stdout.match(options.ready);
       if (match === null || started) return;
       started = true;
       clearTimeout(timer);
       resolve({ service, match });
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', (error) => fail(error.message));
     child.once('close', (code) => fail(`exited ${code} before it was ready`));
   });
