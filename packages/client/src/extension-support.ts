@@ -26,9 +26,15 @@ export function extensionSupport(client: Client): ExtensionSupport {
   return { era, advertised, ...(version === undefined ? {} : { version }), mirrored: era === 'modern' ? true : declaredAtInitialize(client) };
 }
 
-/** A server settings version this client can negotiate with (absent counts as the default, 1). */
+/**
+ * A server settings version this client can negotiate with: absent (the default), ours, or a
+ * later one. A later settings version only adds or deprecates codes, and this client reads
+ * codes it does not know as permanent, non-retryable and blocked, so a newer server's answer is
+ * still one it can use; the server decides whether it serves our (earlier) mirror.
+ */
 export function speaksOurVersion(support: ExtensionSupport): boolean {
-  return support.version === undefined || support.version === SETTINGS_VERSION;
+  const version = support.version;
+  return version === undefined || (typeof version === 'number' && Number.isInteger(version) && version >= SETTINGS_VERSION);
 }
 
 /**

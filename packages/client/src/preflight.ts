@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { SETTINGS_VERSION } from '@mcpproxy/schema';
 import type { CarriageAnswer } from './carriage-answer.js';
 import { checkModePreflight } from './check-mode-carriage.js';
 import { extensionSupport, speaksOurVersion } from './extension-support.js';
@@ -40,7 +41,7 @@ export async function preflight(client: Client, ids: readonly string[], options:
   const inBand = !support.advertised
     ? 'the server did not advertise app.mcpproxy/required-tools'
     : !speaksOurVersion(support)
-      ? `the server advertises settings version ${JSON.stringify(support.version)}, this client speaks 1`
+      ? `the server advertises settings version ${JSON.stringify(support.version)}, this client speaks ${SETTINGS_VERSION} (or later)`
       : undefined;
   if (inBand !== undefined) {
     attempts.push({ carriage: 'rider', outcome: 'skipped', reason: inBand }, { carriage: 'check', outcome: 'skipped', reason: inBand });

@@ -133,12 +133,24 @@ describe('a server that advertises the extension', () => {
     }
   });
 
-  it('with another settings version: neither the rider nor check mode is tried', async () => {
+  it('with a later settings version: still used (a bump only adds codes, read leniently)', async () => {
     const fake = await fakeExtensionServer({ version: 2 }, JSON.stringify(checkResult));
+    try {
+      const result = await preflight(fake.client, ['a:one', 'a:two']);
+      expect(fake.calls).toEqual(['tools/list+rider', 'tools/call describe_tool']);
+      expect(result.carriage).toBe('check');
+      expect(result.tools[1]).toMatchObject({ id: 'a:two', known: false, class: 'permanent', retryable: false });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('with a settings version below 1: neither the rider nor check mode is tried', async () => {
+    const fake = await fakeExtensionServer({ version: 0 }, JSON.stringify(checkResult));
     try {
       const error = await preflight(fake.client, ['a:one']).catch((e: unknown) => e);
       expect(fake.calls).toEqual([]);
-      expect((error as PreflightError).attempts[0]!.reason).toBe('the server advertises settings version 2, this client speaks 1');
+      expect((error as PreflightError).attempts[0]!.reason).toBe('the server advertises settings version 0, this client speaks 1 (or later)');
     } finally {
       await fake.close();
     }

@@ -112,7 +112,8 @@ describe.each(ERAS)('the rider on %s', (era) => {
 
   it.each([
     ['no declaration', {}],
-    ['another settings version', { version: 2 }],
+    ['a settings version above ours', { version: 2 }],
+    ['a settings version below 1', { version: 0 }],
     ['a version that is not the number 1', { version: '1' }],
   ])('is ignored when not negotiated (%s): core listing, no facet, nothing recorded', async (_what, declaration) => {
     const capabilities = _what === 'no declaration' ? {} : negotiating(era, declaration as Record<string, unknown>);

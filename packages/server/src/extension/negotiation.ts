@@ -28,13 +28,17 @@ export function clientDeclaration(server: Server, ctx: ServerContext, id: string
 }
 
 /**
- * Negotiated = the client mirrored the identifier with `version` absent or equal to the settings
- * version this server speaks. A mirror with another version (or no object at all) is not
- * negotiated: the caller reverts to core behaviour.
+ * Negotiated = the client mirrored the identifier with `version` absent or a settings version
+ * this server can answer: 1 up to its own. A later settings version only adds or deprecates
+ * codes, which a client of an earlier one reads leniently (unknown = permanent, blocked), so a
+ * client mirroring an earlier version is still served. A mirror naming a version above ours, or
+ * not an object at all, is not negotiated: the caller reverts to core behaviour.
  */
 export function isNegotiated(declaration: unknown): boolean {
   if (!isRecord(declaration)) return false;
-  return !('version' in declaration) || declaration['version'] === SETTINGS_VERSION;
+  if (!('version' in declaration)) return true;
+  const version = declaration['version'];
+  return typeof version === 'number' && Number.isInteger(version) && version >= 1 && version <= SETTINGS_VERSION;
 }
 
 /** Whether a draft extension the server serves without settings (e.g. tool-resolution) is declared at all. */
