@@ -5,8 +5,10 @@
 //      record) against GET /healthz on the same server;
 //   2. latency at a fixed 1,000 requests/s: the same two requests, p50/p99.
 // Targets: preflight throughput >= 0.5x healthz; preflight p99 < 5 ms at 1,000 rps. A last phase
-// reports a preflight whose 10 IDs include one typo (did_you_mean), for information. Afterwards the
-// store is opened and the preflight activity records are counted against the 2xx answers.
+// reports a preflight whose 10 IDs include one typo (did_you_mean), and two reference phases run a bare
+// node:http handler that reads the same body and sends the same answer bytes: the floor of any Node
+// server for this exchange on this machine. Afterwards the store is opened and the preflight activity
+// records are counted against the 2xx answers.
 // Everything listens on 127.0.0.1; the gateway is stopped at the end; a watchdog bounds the run.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,13 +58,14 @@ const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
 
 const work = mkdtempSync(join(tmpdir(), 'mcpproxy-rest-bench-'));
 let gateway: ChildHandle | undefined;
+const children: ChildHandle[] = [];
 const watchdog = setTimeout(() => {
   process.stderr.write('bench: watchdog: giving up after 10 minutes\n');
   void cleanUp().then(() => process.exit(2));
 }, 10 * 60_000);
 
 async function cleanUp(): Promise<void> {
-  await gateway?.stop();
+  await Promise.all(children.map((child) => child.stop()));
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -75,6 +78,7 @@ async function startGateway(): Promise<string> {
   const config = join(work, 'gateway.json');
   writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, 'data'), api_key: API_KEY, servers }));
   gateway = new ChildHandle(process.execPath, [SERVE, '--config', config]);
+  children.push(gateway);
   const origin = new URL((await gateway.waitFor(/serving MCP at (\S+)/, 30_000))[1]!).origin;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -93,6 +97,26 @@ const PREFLIGHT_BODY = JSON.stringify({
 /** The same with one ID replaced by a typo (not_found computes did_you_mean): reported, not a target. */
 const TYPO_BODY = PREFLIGHT_BODY.replace('beta_0014', 'beta_00x4');
 
+/**
+ * The floor of any Node handler for this exchange: a bare node:http server that reads the same
+ * request body and sends the same answer bytes (captured from the gateway), with no gateway logic.
+ */
+const BARE_SERVER = `
+const http = require('node:http');
+const answer = process.env.ANSWER;
+http.createServer((req, res) => {
+  req.on('data', () => {});
+  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) }); res.end(answer); });
+}).listen(0, '127.0.0.1', function () { console.log('listening on ' + this.address().port); });
+`;
+
+async function startBareServer(answer: string): Promise<{ child: ChildHandle; origin: string }> {
+  const child = new ChildHandle(process.execPath, ['-e', BARE_SERVER], { env: { ...process.env, ANSWER: answer } });
+  children.push(child);
+  const port = (await child.waitFor(/listening on (\d+)/, 10_000))[1]!;
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
 interface Phase {
   readonly name: string;
   readonly result: AutocannonResult;
@@ -100,28 +124,28 @@ interface Phase {
   readonly cpuUsPerRequest: number;
 }
 
-/** CPU seconds the gateway process has used (utime + stime from /proc, in clock ticks of 10 ms). */
-function gatewayCpuSeconds(): number {
-  const stat = readFileSync(`/proc/${gateway!.process.pid}/stat`, 'utf8');
+/** CPU seconds a process has used (utime + stime from /proc, in clock ticks of 10 ms). */
+function cpuSeconds(child: ChildHandle): number {
+  const stat = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function phase(name: string, measure: () => Promise<AutocannonResult>): Promise<Phase> {
-  const before = gatewayCpuSeconds();
+async function phase(name: string, measure: () => Promise<AutocannonResult>, server: ChildHandle = gateway!): Promise<Phase> {
+  const before = cpuSeconds(server);
   const result = await measure();
-  const cpu = gatewayCpuSeconds() - before;
+  const cpu = cpuSeconds(server) - before;
   return { name, result, cpuUsPerRequest: (cpu * 1e6) / Math.max(1, result.requests.total) };
 }
 
-async function run(origin: string, target: 'preflight' | 'healthz' | 'typo', rate?: number, duration = DURATION_S): Promise<AutocannonResult> {
+async function run(origin: string, target: 'preflight' | 'healthz' | 'typo' | 'bare', rate?: number, duration = DURATION_S): Promise<AutocannonResult> {
   const common = { connections: CONNECTIONS, duration, ...(rate === undefined ? {} : { overallRate: rate, ignoreCoordinatedOmission: true }) };
   const result =
     target === 'healthz'
       ? await autocannon({ ...common, url: `${origin}/healthz` })
       : await autocannon({
           ...common,
-          url: `${origin}/api/v1/preflight`,
+          url: target === 'bare' ? `${origin}/` : `${origin}/api/v1/preflight`,
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
           body: target === 'typo' ? TYPO_BODY : PREFLIGHT_BODY,
@@ -153,10 +177,19 @@ async function main(): Promise<void> {
   phases.push(await phase(`healthz, ${RATE} req/s`, () => run(origin, 'healthz', RATE)));
   phases.push(await phase(`preflight, ${RATE} req/s`, () => run(origin, 'preflight', RATE)));
   phases.push(await phase('preflight with a typo ID, full speed', () => run(origin, 'typo')));
+  const answer = await (await fetch(`${origin}/api/v1/preflight`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, body: PREFLIGHT_BODY })).text();
   await gateway?.stop();
+  const bare = await startBareServer(answer);
+  await run(bare.origin, 'bare', undefined, 2);
+  const references = [
+    await phase('reference: bare node:http, same body in, same answer out, full speed', () => run(bare.origin, 'bare'), bare.child),
+    await phase(`reference: the same bare handler, ${RATE} req/s`, () => run(bare.origin, 'bare', RATE), bare.child),
+  ];
+  await bare.child.stop();
 
   const preflightPhases = phases.filter((p) => p.name.startsWith('preflight'));
-  const preflightAnswers = preflightPhases.reduce((sum, p) => sum + p.result['2xx'], 0) + warmUp['2xx'];
+  // + the one answer fetched for the reference server.
+  const preflightAnswers = preflightPhases.reduce((sum, p) => sum + p.result['2xx'], 0) + warmUp['2xx'] + 1;
   // autocannon stops counting at the deadline; answers in flight then (at most one per connection) were still recorded.
   const records = countPreflightRecords();
   const inFlight = records - preflightAnswers;
@@ -169,15 +202,16 @@ async function main(): Promise<void> {
   const lines = [
     `Node ${process.version}, ${CONNECTIONS} connections, ${DURATION_S} s per phase, autocannon 8.0.0 (latency in whole ms; fixed-rate phases without coordinated-omission correction).`,
     '',
-    '| phase | req/s (mean) | requests | p50 | p99 | max | gateway CPU per request |',
+    '| phase | req/s (mean) | requests | p50 | p99 | max | server CPU per request |',
     '|---|---|---|---|---|---|---|',
-    ...phases.map(
+    ...[...phases, ...references].map(
       ({ name, result, cpuUsPerRequest }) =>
         `| ${name} | ${result.requests.average.toFixed(0)} | ${result.requests.total} | ${result.latency.p50} ms | ${result.latency.p99} ms | ${result.latency.max} ms | ${cpuUsPerRequest.toFixed(0)} µs |`,
     ),
     '',
     `- preflight / healthz throughput: ${ratio.toFixed(2)}x (target >= 0.5x): ${ratio >= 0.5 ? 'met' : 'NOT met'}; gateway CPU per request: ${(phases[0]!.cpuUsPerRequest / phases[1]!.cpuUsPerRequest).toFixed(2)}x`,
     `- load average before / after: ${loadBefore} / ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${cpus().length} CPUs; autocannon shares them with the gateway)`,
+    `- reference floor / healthz throughput: ${(references[0]!.result.requests.average / healthz).toFixed(2)}x; its p99 at ${RATE} req/s: ${references[1]!.result.latency.p99} ms (a bare handler of the same exchange, no gateway)`,
     `- preflight p99 at ${RATE} req/s: ${p99} ms (target < 5 ms): ${p99 < 5 ? 'met' : 'NOT met'}`,
     `- activity records: ${records} preflight records for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}`,
   ];
