@@ -1,6 +1,5 @@
 #!/usr/bin/env tsx
-// `pnpm start` (until the gateway exists): after the codegen check, a short printout of the
-// reason registry, so a new user sees what a preflight can answer.
+// A short printout of the reason registry, so a new user sees what a preflight can answer.
 import { pathToFileURL } from 'node:url';
 import { loadSpec } from './load-spec.js';
 import { emittableCodes, reservedCodes, SURFACE_NAMES, type Registry } from './registry-model.js';
