@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-error-response.js';
 import { identityAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
+import { PreparedJsonSessionTransport } from './prepared-json-session-transport.js';
 
 export interface LegacySession {
   readonly id: string;
@@ -19,7 +20,7 @@ export interface LegacySessionOptions {
 }
 
 interface Entry extends LegacySession {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: PreparedJsonSessionTransport;
   lastSeen: number;
 }
 
@@ -74,12 +75,10 @@ export class LegacySessionRegistry {
   private async open(request: Request, identity: McpIdentity): Promise<Response> {
     let opened: Entry | undefined;
     const server = this.options.createServer({ identity, era: 'legacy' });
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    // POSTs are answered with one JSON body (a tools/list page as bytes prepared once per published
+    // state); notifications go out on the session's GET stream.
+    const transport = new PreparedJsonSessionTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Answers are computed locally and carry no related messages on the way (no progress or
-      // server->client requests), so a plain JSON body is enough and cheaper for both sides than an
-      // SSE stream per POST; notifications still reach the client on its GET stream.
-      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         opened = { id, identity, server, transport, lastSeen: Date.now() };
         this.admit(opened);

@@ -1,0 +1,115 @@
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+  type WebStandardStreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/server';
+import { preparedJson } from './prepared-json.js';
+
+export type SessionTransportOptions = Omit<WebStandardStreamableHTTPServerTransportOptions, 'enableJsonResponse'>;
+
+/**
+ * One 2025-11-25 session's Streamable HTTP transport, as its server sees it: the SDK's transport in
+ * JSON-response mode, except that a result carrying prepared JSON (a tools/list page) goes out as
+ * those bytes instead of being serialized again for every request.
+ *
+ * Why JSON bodies: every answer here is computed locally with no related messages on the way (no
+ * progress, no server->client requests during a call), so one `application/json` body per POST is
+ * all a client needs and cheaper for both sides than an SSE stream; notifications (list_changed)
+ * still reach the client on its GET stream, which the SDK transport serves as before.
+ *
+ * How the bytes get in: the SDK transport answers a POST from what its `send` is given, so for an
+ * exchange that is a single request this wrapper hands it a small stand-in result (which settles the
+ * SDK's own bookkeeping) and keeps the prepared bytes for that exchange; {@link handleRequest} then
+ * answers with them in place of the stand-in body. Batches and everything else pass through as is.
+ */
+export class PreparedJsonSessionTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+
+  readonly #http: WebStandardStreamableHTTPServerTransport;
+  /** The HTTP exchange each in-flight request arrived in, by JSON-RPC id (as long as the SDK's own maps keep it). */
+  readonly #exchangeOf = new Map<RequestId, Request>();
+  /** Messages per exchange; prepared bytes replace a body only when it answers exactly one. */
+  readonly #messageCount = new WeakMap<Request, number>();
+  readonly #preparedBody = new WeakMap<Request, Buffer>();
+
+  constructor(options: SessionTransportOptions) {
+    this.#http = new WebStandardStreamableHTTPServerTransport({ ...options, enableJsonResponse: true });
+    this.#http.onmessage = (message, extra) => {
+      const exchange = extra?.request;
+      if (exchange !== undefined) {
+        // The SDK hands over every message of a POST before any handler can answer (handlers run
+        // asynchronously), so the count is complete by the time a result is sent.
+        this.#messageCount.set(exchange, (this.#messageCount.get(exchange) ?? 0) + 1);
+        if (isJSONRPCRequest(message)) this.#exchangeOf.set(message.id, exchange);
+      }
+      this.onmessage?.(message, extra);
+    };
+    this.#http.onclose = () => {
+      this.#exchangeOf.clear();
+      this.onclose?.();
+    };
+    this.#http.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.#http.sessionId;
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.#http.setSupportedProtocolVersions(versions);
+  }
+
+  start(): Promise<void> {
+    return this.#http.start();
+  }
+
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const related = options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = message.id;
+      const exchange = id === undefined ? undefined : this.#exchangeOf.get(id);
+      if (id !== undefined && exchange !== undefined) {
+        this.#exchangeOf.delete(id);
+        const prepared = isJSONRPCResultResponse(message) && this.#messageCount.get(exchange) === 1 ? preparedJson(message.result) : undefined;
+        if (prepared !== undefined) {
+          this.#preparedBody.set(exchange, responseBody(id, prepared));
+          return this.#http.send({ jsonrpc: '2.0', id, result: {} }, related);
+        }
+      }
+    }
+    return this.#http.send(message, related);
+  }
+
+  /** Serves one HTTP exchange of the session (POST, GET stream, DELETE) through the SDK transport. */
+  async handleRequest(request: Request, options: { authInfo: AuthInfo }): Promise<Response> {
+    const response = await this.#http.handleRequest(request, options);
+    const body = this.#preparedBody.get(request);
+    if (body === undefined || response.status !== 200) return response;
+    this.#preparedBody.delete(request);
+    await response.body?.cancel();
+    const headers = new Headers(response.headers);
+    headers.set('content-length', String(body.length));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/** A JSON-RPC result response around result bytes that are already JSON. */
+function responseBody(id: RequestId, result: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8'), result, CLOSE]);
+}
+
+const CLOSE = Buffer.from('}', 'utf8');

@@ -1,0 +1,93 @@
+// A tools/list page's prepared JSON is the page: for any listing, page size and cursor walk, the
+// bytes parse to exactly what serializing the page object gives, the page cannot be changed after
+// the fact, and anything built from it (a rider's copy) carries no prepared text.
+import fc from 'fast-check';
+import type { Tool } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { preparedJson } from '../src/mcp/prepared-json.js';
+import type { ServedEntry, ServedListing } from '../src/mcp/served-listing.js';
+import { toolListPage } from '../src/mcp/tool-list-page.js';
+
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+const toolArb = fc.record(
+  {
+    description: fc.string({ unit: 'binary', maxLength: 40 }),
+    inputSchema: fc.record({ type: fc.constant('object' as const), properties: fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 3 }) }),
+    annotations: fc.record({ readOnlyHint: fc.boolean() }, { requiredKeys: [] }),
+  },
+  { requiredKeys: ['inputSchema'] },
+);
+
+/** A listing in served order: server names and tool names unique and sorted, as servedListing builds it. */
+const listingArb = fc
+  .uniqueArray(fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), toolArb), {
+    maxLength: 25,
+    selector: ([server, tool]) => `${server}\u0000${tool}`,
+  })
+  .map((rows): ServedListing => {
+    const sorted = [...rows].sort(([s1, t1], [s2, t2]) => (s1 < s2 ? -1 : s1 > s2 ? 1 : t1 < t2 ? -1 : t1 > t2 ? 1 : 0));
+    const entries = sorted.map(([server, tool, shape]): ServedEntry => {
+      const source = { ...shape, name: tool } as Tool;
+      return { server, tool, source, definition: { ...source, name: `${server}:${tool}` } };
+    });
+    return { entries };
+  });
+
+function parsePrepared(page: object): unknown {
+  const bytes = preparedJson(page);
+  expect(bytes).toBeInstanceOf(Buffer);
+  return JSON.parse(bytes!.toString('utf8'));
+}
+
+describe('tools/list pages carry their prepared JSON', () => {
+  it('the prepared bytes are the page, on every page of a cursor walk, and every entry is listed once', () => {
+    fc.assert(
+      fc.property(listingArb, fc.integer({ min: 1, max: 8 }), (listing, pageSize) => {
+        const listed: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = toolListPage(listing, cursor, pageSize);
+          expect(parsePrepared(page)).toEqual(JSON.parse(JSON.stringify(page)));
+          // Asked again (another request, a new page object): the same bytes.
+          expect(preparedJson(toolListPage(listing, cursor, pageSize))!.equals(preparedJson(page)!)).toBe(true);
+          listed.push(...page.tools.map((t) => t.name));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor !== undefined);
+        expect(listed).toEqual(listing.entries.map((e) => e.definition.name));
+        expect(pages).toBe(Math.max(1, Math.ceil(listing.entries.length / pageSize)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a page cannot be changed after it is marked; a copy (e.g. with a rider) has no prepared JSON', () => {
+    fc.assert(
+      fc.property(listingArb, (listing) => {
+        const page = toolListPage(listing, undefined, 10_000);
+        expect(Object.isFrozen(page)).toBe(true);
+        expect(Object.isFrozen(page.tools)).toBe(true);
+        expect(() => {
+          (page as { _meta?: unknown })._meta = { x: 1 };
+        }).toThrow(TypeError);
+        expect(() => (page.tools as Tool[]).push({ name: 'extra', inputSchema: { type: 'object' } })).toThrow(TypeError);
+        expect(preparedJson({ ...page, _meta: { rider: true } })).toBeUndefined();
+        expect(preparedJson({ ...page })).toBeUndefined();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a different listing (a new published state) never answers with an older listing text', () => {
+    fc.assert(
+      fc.property(listingArb, listingArb, (a, b) => {
+        const first = toolListPage(a, undefined, 5);
+        void preparedJson(first); // cached for listing a
+        const second = toolListPage(b, undefined, 5);
+        expect(parsePrepared(second)).toEqual(JSON.parse(JSON.stringify(second)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
