@@ -3,6 +3,7 @@
 // writes anyway). Injected through the Store interface, not mocked.
 import type {
   ActivityInput,
+  AppendedActivity,
   ActivityQuery,
   ActivityRetention,
   CreateTokenResult,
@@ -26,7 +27,7 @@ export class FailingActivityStore implements Store {
     return this.inner.dataDir;
   }
 
-  appendActivity(record: ActivityInput): Promise<StoredActivity> {
+  appendActivity(record: ActivityInput): Promise<AppendedActivity> {
     if (this.failing) {
       this.refused += 1;
       return Promise.reject(new Error('activity log unavailable (injected failure)'));

@@ -72,6 +72,8 @@ describe('POST /api/v1/preflight', () => {
     expect(answer.body.tools[6].hash).toMatch(/^sha256\/v1:[0-9a-f]{64}$/);
     expect(answer.body.verdict).toBe('unknown_ids');
     expect(Object.keys(answer.body)).toEqual(['verdict', 'checked_at', 'request_id', 'tools']);
+    // The answer is composed from pieces (the tool list serialised once per evaluation): still one plain JSON document.
+    expect(answer.text).toBe(JSON.stringify(answer.body));
   });
 
   it('200 at the agent tier: out-of-scope and unconfigured are not_found, no hashes, RestAgentPreflightResponse strictly', async () => {
@@ -93,6 +95,8 @@ describe('POST /api/v1/preflight', () => {
     expect(answer.body.tools.map((t: { reason?: string }) => t.reason)).toEqual(['policy_filtered', 'hash_mismatch', 'policy_filtered']);
     expect(answer.body.waited_ms).toBe(0);
     expect(answer.body.verdict).toBe('blocked');
+    expect(Object.keys(answer.body)).toEqual(['verdict', 'checked_at', 'request_id', 'waited_ms', 'tools']);
+    expect(answer.text).toBe(JSON.stringify(answer.body));
   });
 
   it('honours a valid X-Request-Id (header and body) and replaces an invalid one', async () => {

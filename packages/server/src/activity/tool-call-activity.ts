@@ -41,7 +41,7 @@ export function toolCallRecorder(store: Pick<Store, 'appendActivity'>, log?: (li
       },
     };
     try {
-      await store.appendActivity({ ...record, metadata: { ...record.metadata } });
+      await store.appendActivity(record);
     } catch (cause) {
       log?.(`activity: a tool_call record was lost: ${cause instanceof Error ? cause.message : String(cause)}`);
     }

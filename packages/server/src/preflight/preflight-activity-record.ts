@@ -18,20 +18,46 @@ export interface PreflightActivityFacts {
  * codes only: never a description, call arguments, a detail text or a hash.
  */
 export function preflightActivityRecord(facts: PreflightActivityFacts): PreflightActivityRecord {
-  const reasons: Record<string, number> = {};
-  for (const tool of facts.tools) if (tool.reason !== undefined) reasons[tool.reason] = (reasons[tool.reason] ?? 0) + 1;
   return {
     type: 'preflight',
     timestamp: facts.timestamp,
     status: facts.verdict === 'ready' ? 'success' : 'blocked',
     surface: facts.surface,
     request_id: facts.request_id,
-    metadata: {
-      verdict: facts.verdict,
-      ids_count: facts.tools.length,
-      reasons,
-      per_tool: facts.tools.map((tool) => (tool.reason === undefined ? { id: tool.id, status: tool.status } : { id: tool.id, status: tool.status, reason: tool.reason })),
-      ...(facts.surface === 'mcp-check' ? { surface: 'mcp-check' as const, arguments: { ...facts.arguments } } : {}),
-    },
+    metadata: facts.surface === 'mcp-check' ? { ...metadataOf(facts), surface: 'mcp-check', arguments: { ...facts.arguments } } : sharedMetadataOf(facts),
   };
+}
+
+type Metadata = PreflightActivityRecord['metadata'];
+
+/**
+ * One metadata object per evaluated tool list: a memoised evaluation hands the same list to every
+ * caller, so its records share one object (and the store serialises it once).
+ */
+const shared = new WeakMap<readonly ToolResult[], Metadata>();
+
+function sharedMetadataOf(facts: PreflightActivityFacts): Metadata {
+  let metadata = shared.get(facts.tools);
+  if (metadata === undefined) {
+    // Frozen, since many records hold it.
+    metadata = deepFreeze(metadataOf(facts));
+    shared.set(facts.tools, metadata);
+  }
+  return metadata;
+}
+
+function metadataOf(facts: PreflightActivityFacts): Metadata {
+  const reasons: Record<string, number> = {};
+  for (const tool of facts.tools) if (tool.reason !== undefined) reasons[tool.reason] = (reasons[tool.reason] ?? 0) + 1;
+  return {
+    verdict: facts.verdict,
+    ids_count: facts.tools.length,
+    reasons,
+    per_tool: facts.tools.map((tool) => (tool.reason === undefined ? { id: tool.id, status: tool.status } : { id: tool.id, status: tool.status, reason: tool.reason })),
+  };
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const member of Object.values(value)) if (typeof member === 'object' && member !== null) deepFreeze(member as object);
+  return Object.freeze(value);
 }

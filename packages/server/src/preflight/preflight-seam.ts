@@ -38,6 +38,11 @@
  * rider/check 50) -> conflicting pins -> dedupe (evaluator's dedupeToolIds) -> read the published
  * state (O(1)) -> unknown profile -> evaluate -> [wait_ms] -> write the activity record -> result.
  *
+ * Memo (REST and CLI calls that pass their body `text`): an identical text from the same tier and
+ * scope on the same published version reuses that version's evaluation (evaluation-memo.ts), so the
+ * steps up to "evaluate" are skipped; the request id, checked_at and the activity record are still
+ * the call's own. Requests with wait_ms are never memoised.
+ *
  * wait_ms (REST only): waits only while the verdict is degraded_retryable; re-evaluates when the
  * runtime publishes a new version, never more often than every 250 ms; stops as soon as the
  * verdict is no longer degraded_retryable or the time is up. A fixed pool of 4 wait slots: when
@@ -48,6 +53,7 @@ import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type S
 import type { Surface, Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 import { findPinConflict } from './conflicting-pins.js';
+import { EvaluationMemo, MEMO_CAPACITY, type MemoEntry } from './evaluation-memo.js';
 import { preflightActivityRecord } from './preflight-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
 import { acceptRequestId } from './request-id.js';
@@ -65,6 +71,11 @@ export interface RestPreflightCall {
   readonly scope: Scope;
   readonly requestId?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The request exactly as sent (REST: the body's text), when the surface has it: the same text from
+   * the same caller on the same snapshot version is answered from the evaluation memo.
+   */
+  readonly text?: string | undefined;
 }
 
 export interface InBandPreflightCall {
@@ -108,6 +119,8 @@ export interface PreflightSeamOptions {
   readonly minReevaluateMs?: number;
   /** Milliseconds clock (default Date.now). */
   readonly now?: () => number;
+  /** Distinct request texts memoised per snapshot version (default MEMO_CAPACITY; 0 turns the memo off). */
+  readonly memoCapacity?: number;
 }
 
 export const MIN_REEVALUATE_MS = 250;
@@ -123,6 +136,8 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
   const now = options.now ?? Date.now;
   const spacing = options.minReevaluateMs ?? MIN_REEVALUATE_MS;
   const waitSlots = createWaitSlots(options.waitSlots ?? DEFAULT_WAIT_SLOTS);
+  const memoCapacity = options.memoCapacity ?? MEMO_CAPACITY;
+  const memo = memoCapacity > 0 ? new EvaluationMemo(memoCapacity) : undefined;
 
   function evaluateCurrent(request: PreflightRequest, tier: Tier, scope: Scope): Evaluated | undefined {
     try {
@@ -176,20 +191,30 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     return { evaluated, waitedMs: Math.min(waitMs, Math.max(0, end - start)) };
   }
 
-  async function run(call: PreflightCall): Promise<PreflightOutcome> {
-    const requestId = acceptRequestId(call.requestId);
-    const fail = (error: PreflightError): PreflightOutcome => ({ ok: false, error });
-    const tier: Tier = isRestCall(call) ? call.tier : 'agent';
+  /** The memo key and entry of a call that carries its text, when the state can be read. */
+  function recall(call: PreflightCall, tier: Tier): { key: string; version: number; entry: MemoEntry | undefined } | undefined {
+    if (!isRestCall(call) || call.text === undefined || memo === undefined) return undefined;
+    let version: number;
+    try {
+      version = runtime.current().snapshot.version;
+    } catch {
+      return undefined;
+    }
+    const key = memo.key(call.surface, tier, call.scope, call.text);
+    return { key, version, entry: memo.get(version, key) };
+  }
 
+  /** Validation, pins, dedup, profile and the first evaluation: the request's own result, or the error that stops it. */
+  function evaluateCall(call: PreflightCall, tier: Tier, requestId: string): { surfaceRequest: SurfaceRequest; request: PreflightRequest; scope: Scope; first: Evaluated } | PreflightError {
     const parsed = parseSurfaceRequest(call.surface, call.raw);
     if (!parsed.ok) {
       const { code, message, path, ...extra } = parsed.error;
-      return fail(preflightError(code, message, path, requestId, extra));
+      return preflightError(code, message, path, requestId, extra);
     }
     const surfaceRequest: SurfaceRequest = parsed.request;
     const conflict = findPinConflict(surfaceRequest.entries);
     if (conflict !== undefined) {
-      return fail(preflightError('conflicting_pins', `tool ${JSON.stringify(conflict.id)} is requested with two different pins`, `/tools/${conflict.index}`, requestId));
+      return preflightError('conflicting_pins', `tool ${JSON.stringify(conflict.id)} is requested with two different pins`, `/tools/${conflict.index}`, requestId);
     }
     const request: PreflightRequest = {
       tools: dedupeToolIds(surfaceRequest.entries),
@@ -202,17 +227,42 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       try {
         exists = runtime.current().snapshot.profiles.has(surfaceRequest.profile);
       } catch {
-        return fail(preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId));
+        return preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId);
       }
-      if (!exists) return fail(preflightError('unknown_profile', `unknown profile ${JSON.stringify(surfaceRequest.profile)}`, '/profile', requestId));
+      if (!exists) return preflightError('unknown_profile', `unknown profile ${JSON.stringify(surfaceRequest.profile)}`, '/profile', requestId);
       scope = { ...scope, active_profile: surfaceRequest.profile };
     }
 
     const first = evaluateCurrent(request, tier, scope);
-    if (first === undefined) return fail(preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId));
-    const signal = isRestCall(call) ? call.signal : undefined;
-    const { evaluated, waitedMs } =
-      surfaceRequest.waitMs === undefined ? { evaluated: first, waitedMs: 0 } : await waitWhileRetryable(first, request, tier, scope, surfaceRequest.waitMs, signal);
+    if (first === undefined) return preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId);
+    return { surfaceRequest, request, scope, first };
+  }
+
+  async function run(call: PreflightCall): Promise<PreflightOutcome> {
+    const requestId = acceptRequestId(call.requestId);
+    const tier: Tier = isRestCall(call) ? call.tier : 'agent';
+
+    const recalled = recall(call, tier);
+    let surfaceRequest: SurfaceRequest;
+    let evaluated: Evaluated;
+    let waitedMs = 0;
+    if (recalled?.entry !== undefined) {
+      surfaceRequest = recalled.entry.surfaceRequest;
+      evaluated = { evaluation: recalled.entry.evaluation, version: recalled.version, at: now() };
+    } else {
+      const done = evaluateCall(call, tier, requestId);
+      if ('code' in done) return { ok: false, error: done };
+      surfaceRequest = done.surfaceRequest;
+      if (surfaceRequest.waitMs === undefined) {
+        evaluated = done.first;
+        if (recalled !== undefined && done.first.version === recalled.version) {
+          memo?.set(recalled.version, recalled.key, { surfaceRequest, evaluation: done.first.evaluation });
+        }
+      } else {
+        const signal = isRestCall(call) ? call.signal : undefined;
+        ({ evaluated, waitedMs } = await waitWhileRetryable(done.first, done.request, tier, done.scope, surfaceRequest.waitMs, signal));
+      }
+    }
 
     const checkedAt = new Date(evaluated.at).toISOString();
     const record = preflightActivityRecord({
@@ -225,9 +275,9 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     });
     let activityId: number;
     try {
-      activityId = (await activity.appendActivity({ ...record, metadata: { ...record.metadata } })).id;
+      activityId = (await activity.appendActivity(record)).id;
     } catch {
-      return fail(preflightError('activity_unavailable', 'the activity record could not be written; no verdict was computed', '', requestId));
+      return { ok: false, error: preflightError('activity_unavailable', 'the activity record could not be written; no verdict was computed', '', requestId) };
     }
     return {
       ok: true,

@@ -5,7 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 export type JsonBody =
-  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: true; readonly value: unknown; /** The body as sent (decoded UTF-8). */ readonly text: string }
   | {
       readonly ok: false;
       readonly status: 400;
@@ -28,7 +28,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BOD
   const text = Buffer.concat(chunks).toString('utf8');
   try {
     // JSON.parse accepts exactly one value surrounded by whitespace: "{} {}" is an error.
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text) as unknown, text };
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     return { ok: false, status: 400, code: 'invalid_json', message: text.trim() === '' ? 'The body is empty: expected one JSON value' : `The body is not one JSON value: ${detail}`, path: '' };

@@ -1,3 +1,4 @@
+import type { ToolResult } from '@mcpproxy/evaluator';
 import type { ApiErrorCode } from '@mcpproxy/schema';
 import type { PreflightErrorCode } from '../preflight/preflight-error.js';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
@@ -26,6 +27,7 @@ export function preflightEndpoint(preflight: PreflightSeam): RestEndpoint {
       const outcome = await preflight.run({
         surface: isCliClient(request) ? 'cli' : 'rest',
         raw: body.value,
+        text: body.text,
         tier: request.principal.tier,
         scope: request.principal.scope,
         requestId: request.requestId,
@@ -37,18 +39,26 @@ export function preflightEndpoint(preflight: PreflightSeam): RestEndpoint {
         return apiError(error.kind === 'request' ? 400 : 503, ERROR_CODES[error.code], error.message, error.path);
       }
       const { result } = outcome;
+      // The same document JSON.stringify would give for { verdict, checked_at, request_id, waited_ms?, tools },
+      // with the tool list serialised once per evaluation (a memoised one is shared by many answers).
+      const waited = result.waited_ms === undefined ? '' : `,"waited_ms":${JSON.stringify(result.waited_ms)}`;
       return {
         status: 200,
-        body: {
-          verdict: result.verdict,
-          checked_at: result.checked_at,
-          request_id: result.request_id,
-          ...(result.waited_ms === undefined ? {} : { waited_ms: result.waited_ms }),
-          tools: result.tools,
-        },
+        text: `{"verdict":${JSON.stringify(result.verdict)},"checked_at":${JSON.stringify(result.checked_at)},"request_id":${JSON.stringify(result.request_id)}${waited},"tools":${toolsJson(result.tools)}}`,
       };
     },
   };
+}
+
+const serialisedTools = new WeakMap<readonly ToolResult[], string>();
+
+function toolsJson(tools: readonly ToolResult[]): string {
+  let text = serialisedTools.get(tools);
+  if (text === undefined) {
+    text = JSON.stringify(tools);
+    serialisedTools.set(tools, text);
+  }
+  return text;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -21,8 +21,25 @@ export interface RestRouteOptions {
  * tier (403), then answer. Every error body is an ApiError carrying the request id, which is also
  * sent as X-Request-Id on every answer.
  */
+interface CompiledEndpoints {
+  /** Endpoints whose path has no {param}, by their full path as it is usually sent. */
+  readonly literal: ReadonlyMap<string, readonly RestEndpoint[]>;
+  /** Every endpoint, matched segment by segment (decoded, trailing slash allowed). */
+  readonly templated: readonly { readonly endpoint: RestEndpoint; readonly template: PathTemplate }[];
+}
+
+function compileEndpoints(endpoints: readonly RestEndpoint[]): CompiledEndpoints {
+  const literal = new Map<string, RestEndpoint[]>();
+  const templated: { endpoint: RestEndpoint; template: PathTemplate }[] = [];
+  for (const endpoint of endpoints) {
+    templated.push({ endpoint, template: compilePathTemplate(endpoint.path) });
+    if (!endpoint.path.includes('{')) literal.set(`${API_PREFIX}${endpoint.path}`, [...(literal.get(`${API_PREFIX}${endpoint.path}`) ?? []), endpoint]);
+  }
+  return { literal, templated };
+}
+
 export function restRoute(options: RestRouteOptions): HttpRoute {
-  const compiled = options.endpoints.map((endpoint) => ({ endpoint, template: compilePathTemplate(endpoint.path) }));
+  const compiled = compileEndpoints(options.endpoints);
   return {
     match(pathname) {
       if (pathname !== API_PREFIX && !pathname.startsWith(`${API_PREFIX}/`)) return undefined;
@@ -35,7 +52,7 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
-  compiled: readonly { endpoint: RestEndpoint; template: PathTemplate }[],
+  compiled: CompiledEndpoints,
   options: RestRouteOptions,
 ): Promise<void> {
   const requestId = acceptRequestId(header(req, 'x-request-id'));
@@ -53,18 +70,14 @@ async function route(
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
-  compiled: readonly { endpoint: RestEndpoint; template: PathTemplate }[],
+  compiled: CompiledEndpoints,
   options: RestRouteOptions,
   requestId: string,
 ): Promise<RestReply> {
   const auth = await authenticateRestRequest({ apiKey: header(req, 'x-api-key'), authorization: header(req, 'authorization') }, options.credentials);
   if (!auth.ok) return apiError(401, 'unauthorized', auth.message, auth.path, { 'www-authenticate': 'Bearer realm="mcpproxy"' });
 
-  const segments = pathSegments(pathname, API_PREFIX);
-  const matches = segments === undefined ? [] : compiled.flatMap(({ endpoint, template }) => {
-    const params = template.match(segments);
-    return params === undefined ? [] : [{ endpoint, params }];
-  });
+  const matches = matchEndpoints(pathname, compiled);
   if (matches.length === 0) return apiError(404, 'not_found', `No endpoint ${pathname}`, pathname);
   const chosen = matches.find((m) => m.endpoint.method === req.method);
   if (chosen === undefined) {
@@ -99,6 +112,20 @@ async function route(
     body: () => readJsonBody(req),
   };
   return chosen.endpoint.handle(request);
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function matchEndpoints(pathname: string, compiled: CompiledEndpoints): { endpoint: RestEndpoint; params: Readonly<Record<string, string>> }[] {
+  // A path without parameters (POST /preflight among them) is one map lookup.
+  const literal = compiled.literal.get(pathname);
+  if (literal !== undefined) return literal.map((endpoint) => ({ endpoint, params: NO_PARAMS }));
+  const segments = pathSegments(pathname, API_PREFIX);
+  if (segments === undefined) return [];
+  return compiled.templated.flatMap(({ endpoint, template }) => {
+    const params = template.match(segments);
+    return params === undefined ? [] : [{ endpoint, params }];
+  });
 }
 
 function send(res: ServerResponse, reply: RestReply, requestId: string): void {

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
+import { connectSqlite } from './sqlite-connection.js';
+import { startStoreThread, type StoreThread } from './store-thread.js';
 import type {
   ActivityInput,
+  AppendedActivity,
   ActivityQuery,
   ActivityRetention,
   CreateTokenResult,
@@ -20,6 +22,10 @@ import type {
 const DAY_MS = 86_400_000;
 const DEFAULT_ACTIVITY_LIMIT = 100;
 const MAX_ACTIVITY_LIMIT = 1000;
+/** How often the checkpoint thread folds the WAL back into the database. */
+const CHECKPOINT_INTERVAL_MS = 1000;
+/** SQLite's own automatic checkpoint, used only if the checkpoint thread cannot run (64 MiB of WAL). */
+const FALLBACK_AUTOCHECKPOINT_PAGES = 16_384;
 
 interface ApprovalRow {
   server: string;
@@ -51,7 +57,7 @@ interface ActivityRow {
 interface PendingActivity {
   readonly record: ActivityInput;
   readonly tsMs: number;
-  resolve(stored: StoredActivity): void;
+  resolve(appended: AppendedActivity): void;
   reject(cause: unknown): void;
 }
 
@@ -61,41 +67,42 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
   const path = join(dataDir, fileName);
   let db: Database | undefined;
   try {
-    db = new BetterSqlite3(path);
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    // A checkpoint fsyncs the WAL and the database (milliseconds on a busy disk) inside the commit
-    // that triggers it, stalling the event loop. The default (every 1,000 pages) does that several
-    // times a second under a steady stream of activity records; every 16,384 pages (64 MiB of WAL,
-    // the file's bound) keeps it to one stall every few seconds at 1,000 preflights/s.
-    db.pragma('wal_autocheckpoint = 16384');
+    db = connectSqlite(path);
     const migrated = migrate(db);
     if (!migrated.ok) {
       db.close();
       return { ok: false, message: `${path}: ${migrated.message}` };
     }
-    return { ok: true, store: new SqliteStore(dataDir, db, lock), path };
+    return { ok: true, store: new SqliteStore(dataDir, path, db, lock), path };
   } catch (cause) {
     db?.close();
     return { ok: false, message: `cannot open the store ${path}: ${cause instanceof Error ? cause.message : String(cause)}` };
   }
 }
 
-/** The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous; the async
- *  interface is for other implementations, so every method here settles at once. */
+/**
+ * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous; the async
+ * interface is for other implementations, so every method here settles at once (activity records
+ * at the end of the event-loop turn). Checkpoints run on a thread of their own.
+ */
 class SqliteStore implements Store {
   private closed = false;
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly pendingActivity: PendingActivity[] = [];
+  private readonly checkpointer: StoreThread;
 
   constructor(
     readonly dataDir: string,
+    path: string,
     private readonly db: Database,
     private readonly lock: DataDirLock,
   ) {
     this.statements = prepareStatements(db);
+    this.checkpointer = startStoreThread('wal-checkpoint-thread', { path, intervalMs: CHECKPOINT_INTERVAL_MS });
+    // Without its thread the WAL would grow without bound: checkpoint on this connection instead.
+    this.checkpointer.worker.on('error', () => {
+      if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    });
   }
 
   async listApprovals(): Promise<StoredApproval[]> {
@@ -212,7 +219,7 @@ class SqliteStore implements Store {
    * transaction (a commit costs far more than an insert), and each promise settles once its
    * record is committed, so "written before the response" still holds for every caller.
    */
-  appendActivity(record: ActivityInput): Promise<StoredActivity> {
+  appendActivity(record: ActivityInput): Promise<AppendedActivity> {
     const tsMs = Date.parse(record.timestamp);
     if (Number.isNaN(tsMs)) return Promise.reject(new TypeError(`activity timestamp is not a date: ${record.timestamp}`));
     return new Promise((resolve, reject) => {
@@ -238,7 +245,7 @@ class SqliteStore implements Store {
               status: record.status,
               surface: record.surface ?? null,
               request_id: record.request_id,
-              metadata: JSON.stringify(record.metadata),
+              metadata: serialisedMetadata(record.metadata),
             }).lastInsertRowid,
           ),
         ),
@@ -291,6 +298,7 @@ class SqliteStore implements Store {
     if (this.closed) return;
     // Records already accepted are written before the database goes away.
     this.flushActivity();
+    this.checkpointer.finish('close');
     this.closed = true;
     try {
       this.db.close();
@@ -298,6 +306,19 @@ class SqliteStore implements Store {
       this.lock.release();
     }
   }
+}
+
+/** Records may share one frozen metadata object (a memoised preflight's): it is serialised once. */
+const serialised = new WeakMap<object, string>();
+
+function serialisedMetadata(metadata: object): string {
+  if (!Object.isFrozen(metadata)) return JSON.stringify(metadata);
+  let text = serialised.get(metadata);
+  if (text === undefined) {
+    text = JSON.stringify(metadata);
+    serialised.set(metadata, text);
+  }
+  return text;
 }
 
 function prepareStatements(db: Database) {

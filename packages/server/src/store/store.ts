@@ -48,11 +48,18 @@ export interface ActivityInput {
   readonly status: string;
   readonly surface?: string;
   readonly request_id: string;
-  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Any JSON object (a typed record's metadata interface fits without copying). */
+  readonly metadata: object;
+}
+
+/** A record as appendActivity settles it: what was given, with its id. */
+export interface AppendedActivity extends ActivityInput {
+  readonly id: number;
 }
 
 export interface StoredActivity extends ActivityInput {
   readonly id: number;
+  readonly metadata: Readonly<Record<string, unknown>>;
 }
 
 export interface ActivityQuery {
@@ -107,7 +114,7 @@ export interface Store {
   setUpstreamCredential(server: string, bearerToken: string): Promise<void>;
   deleteUpstreamCredential(server: string): Promise<boolean>;
 
-  appendActivity(record: ActivityInput): Promise<StoredActivity>;
+  appendActivity(record: ActivityInput): Promise<AppendedActivity>;
   /** Newest first (by timestamp, then id). */
   queryActivity(query: ActivityQuery): Promise<StoredActivity[]>;
   /** Deletes records older than maxAgeDays and beyond the newest maxRecords; returns how many. */

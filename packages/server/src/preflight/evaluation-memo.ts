@@ -1,0 +1,58 @@
+import type { Evaluation, Scope, Tier } from '@mcpproxy/evaluator';
+import type { Surface } from '@mcpproxy/schema';
+import type { SurfaceRequest } from './surface-request.js';
+
+/** What one request text evaluated to on one published snapshot. */
+export interface MemoEntry {
+  readonly surfaceRequest: SurfaceRequest;
+  readonly evaluation: Evaluation;
+}
+
+/** Distinct request texts kept per snapshot version; past it the memo starts over (a flood of distinct texts costs nothing more). */
+export const MEMO_CAPACITY = 256;
+
+/**
+ * The evaluations of the current snapshot version, by request text. The evaluator is a pure function of
+ * (snapshot, request, tier, scope), so the same text from the same caller on the same version has the
+ * same verdict: an agent harness that preflights its fixed tool set before every job skips validation,
+ * dedup and evaluation, and shares the result objects (so renderings can be cached by identity too).
+ * A new version empties the memo; only requests without wait_ms are kept (a wait depends on time).
+ */
+export class EvaluationMemo {
+  private version = -1;
+  private readonly entries = new Map<string, MemoEntry>();
+  private readonly scopeKeys = new WeakMap<Scope, string>();
+
+  constructor(private readonly capacity: number = MEMO_CAPACITY) {}
+
+  /** The memo key of a request text from this caller; a scope object seen before costs nothing. */
+  key(surface: Surface, tier: Tier, scope: Scope, text: string): string {
+    let scopeKey = this.scopeKeys.get(scope);
+    if (scopeKey === undefined) {
+      scopeKey = JSON.stringify([scope.allowed_servers, scope.profile_pin ?? null, scope.active_profile ?? null]);
+      this.scopeKeys.set(scope, scopeKey);
+    }
+    return `${surface}\u0000${tier}\u0000${scopeKey}\u0000${text}`;
+  }
+
+  get(version: number, key: string): MemoEntry | undefined {
+    this.turnTo(version);
+    return this.entries.get(key);
+  }
+
+  set(version: number, key: string, entry: MemoEntry): void {
+    this.turnTo(version);
+    if (this.entries.size >= this.capacity) this.entries.clear();
+    this.entries.set(key, entry);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private turnTo(version: number): void {
+    if (version === this.version) return;
+    this.entries.clear();
+    this.version = version;
+  }
+}
