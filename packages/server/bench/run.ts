@@ -7,7 +7,7 @@
 //  3. The gateway's RSS with 10,000 indexed tools (10 upstreams x 1,000).
 // Everything listens on 127.0.0.1; every process is stopped at the end; a watchdog bounds the run.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -174,8 +174,14 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
   }
 }
 
+function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
+}
+
 async function main(): Promise<void> {
-  console.log(`# gateway benchmark (node ${process.version}, ${ROUNDS} rounds)`);
+  console.log(`# gateway benchmark (node ${process.version}, ${ROUNDS} rounds, load average ${loadAverage()})`);
   const hundred = upstreams(100, 'k1');
   const gateway = await startGateway('k1', hundred, 1001);
   const directFile = join(work, 'direct.tools.json');
@@ -195,6 +201,8 @@ async function main(): Promise<void> {
 
   console.log(`\n## 2. SDK client, gateway vs mcp-hub ${MCP_HUB_VERSION}, same 10 upstreams`);
   console.log(await hubComparison(gateway.url, hundred));
+  // The machine is shared: the load right after the side-by-side rounds says how quiet they were.
+  console.log(`  load average after section 2: ${loadAverage()}`);
   await gateway.child.stop();
 
   console.log('\n## 3. gateway RSS with 10,000 indexed tools (10 upstreams x 1,000)');

@@ -1,7 +1,4 @@
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type JSONRPCMessage,
@@ -50,7 +47,7 @@ export class PreparedJsonSessionTransport implements Transport {
         // The SDK hands over every message of a POST before any handler can answer (handlers run
         // asynchronously), so the count is complete by the time a result is sent.
         this.#messageCount.set(exchange, (this.#messageCount.get(exchange) ?? 0) + 1);
-        if (isJSONRPCRequest(message)) this.#exchangeOf.set(message.id, exchange);
+        if ('method' in message && 'id' in message) this.#exchangeOf.set(message.id, exchange);
       }
       this.onmessage?.(message, extra);
     };
@@ -79,16 +76,16 @@ export class PreparedJsonSessionTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const related = options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      const id = message.id;
-      const exchange = id === undefined ? undefined : this.#exchangeOf.get(id);
-      if (id !== undefined && exchange !== undefined) {
-        this.#exchangeOf.delete(id);
-        const prepared = isJSONRPCResultResponse(message) && this.#messageCount.get(exchange) === 1 ? preparedJson(message.result) : undefined;
-        if (prepared !== undefined) {
-          this.#preparedBody.set(exchange, responseBody(id, prepared));
-          return this.#http.send({ jsonrpc: '2.0', id, result: {} }, related);
-        }
+    // Structural checks, not the SDK's schema guards: the message comes from our own server, and a
+    // schema check of a 1,000-tool result costs a tenth of a millisecond per answer.
+    const id = 'method' in message ? undefined : message.id;
+    const exchange = id === undefined ? undefined : this.#exchangeOf.get(id);
+    if (id !== undefined && exchange !== undefined) {
+      this.#exchangeOf.delete(id);
+      const prepared = 'result' in message && this.#messageCount.get(exchange) === 1 ? preparedJson(message.result) : undefined;
+      if (prepared !== undefined) {
+        this.#preparedBody.set(exchange, responseBody(id, prepared));
+        return this.#http.send({ jsonrpc: '2.0', id, result: {} }, related);
       }
     }
     return this.#http.send(message, related);
