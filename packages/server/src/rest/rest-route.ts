@@ -1,10 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateRestRequest, type RestCredentials } from '../auth/rest-authentication.js';
+import type { RestPrincipal } from '../auth/rest-principal.js';
 import type { HttpRoute } from '../http/http-route.js';
 import { sendJson } from '../http/json-response.js';
 import { acceptRequestId } from '../preflight/request-id.js';
 import { apiError } from './api-error.js';
-import { readJsonBody } from './json-body.js';
+import { readJsonBody, type JsonBody } from './json-body.js';
 import { compilePathTemplate, pathSegments, type PathTemplate } from './path-template.js';
 import type { RestEndpoint, RestReply, RestRequest } from './rest-endpoint.js';
 
@@ -88,30 +89,51 @@ async function route(
     return apiError(403, 'forbidden', `${chosen.endpoint.method} ${API_PREFIX}${chosen.endpoint.path} needs the admin API key`, pathname);
   }
 
-  // Built on first use: most endpoints read neither (and this is the preflight's hot path).
-  let query: URLSearchParams | undefined;
-  let aborted: AbortController | undefined;
-  const request: RestRequest = {
-    params: chosen.params,
-    get query() {
-      return (query ??= new URL(req.url ?? '/', 'http://gateway.invalid').searchParams);
-    },
-    headers: req.headers,
-    principal: auth.principal,
-    requestId,
-    get signal() {
-      if (aborted === undefined) {
-        const controller = (aborted = new AbortController());
-        // 'close' also follows every completed answer; only a client that left early aborts.
-        res.once('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
-      }
-      return aborted.signal;
-    },
-    body: () => readJsonBody(req),
-  };
-  return chosen.endpoint.handle(request);
+  return chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, auth.principal, requestId));
+}
+
+/**
+ * One call's RestRequest. A class, not an object literal with getters: V8 gives every literal
+ * with its own accessor closures a hidden class of its own, which on the preflight's hot path
+ * meant garbage that outlived its request by a whole young-generation cycle.
+ */
+class IncomingRestRequest implements RestRequest {
+  private parsedQuery: URLSearchParams | undefined;
+  private aborted: AbortController | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly params: Readonly<Record<string, string>>,
+    readonly principal: RestPrincipal,
+    readonly requestId: string,
+  ) {}
+
+  get headers(): IncomingHttpHeaders {
+    return this.req.headers;
+  }
+
+  /** Built on first use: most endpoints read no query (the preflight among them). */
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URL(this.req.url ?? '/', 'http://gateway.invalid').searchParams);
+  }
+
+  /** Built on first use: only a wait can outlive the client. */
+  get signal(): AbortSignal {
+    if (this.aborted === undefined) {
+      const controller = (this.aborted = new AbortController());
+      const res = this.res;
+      // 'close' also follows every completed answer; only a client that left early aborts.
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+    }
+    return this.aborted.signal;
+  }
+
+  body(): Promise<JsonBody> {
+    return readJsonBody(this.req);
+  }
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
