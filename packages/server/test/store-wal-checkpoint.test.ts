@@ -1,9 +1,11 @@
-// Checkpoints run on the store's own thread: no connection of the event loop checkpoints (that fsync
-// stalled answers for tens of milliseconds), yet the WAL is folded into the database within about a
-// second, and close() waits for the thread so the last connection leaves no WAL behind.
+// Checkpoints move to the store's own thread once activity records stream in: from then on the event
+// loop's connection never checkpoints (its fsyncs stalled answers for tens of milliseconds), yet the
+// WAL is folded into the database within about a second, and close() waits for the thread so the
+// last connection leaves no WAL behind. A store that writes little never pays for the thread.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHECKPOINT_THREAD_AFTER_RECORDS } from '../src/store/sqlite-store.js';
 import { openStore, STORE_FILE_NAME, type ActivityInput, type Store } from '../src/store/store.js';
 import { cleanupAfterEach } from './cleanup-after-each.js';
 
@@ -22,24 +24,56 @@ function record(i: number): ActivityInput {
 
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
-describe('WAL checkpoints on the store thread', () => {
-  it('folds committed pages into the database soon after they are written, and close() leaves no WAL', async () => {
+async function append(store: Store, count: number, from = 0): Promise<void> {
+  for (let done = 0; done < count; done += 500) {
+    await Promise.all(Array.from({ length: Math.min(500, count - done) }, (_, i) => store.appendActivity(record(from + done + i))));
+  }
+}
+
+async function grows(file: string, beyond: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (sizeOf(file) > beyond) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return sizeOf(file) > beyond;
+}
+
+describe('WAL checkpoints', () => {
+  it('stay off the event loop and off a thread while little is written', async () => {
+    const dir = scratch().file('data');
+    const db = join(dir, STORE_FILE_NAME);
+    const store = open(dir);
+    try {
+      const before = sizeOf(db);
+      await append(store, 2_000);
+      // Megabytes of WAL, far below SQLite's automatic checkpoint (64 MiB): none of it in the database yet.
+      expect(sizeOf(`${db}-wal`)).toBeGreaterThan(1_000_000);
+      expect(await grows(db, before + 1_000_000, 1_500)).toBe(false);
+    } finally {
+      store.close();
+    }
+    // The last connection's close folds the WAL in.
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    expect(sizeOf(db)).toBeGreaterThan(1_000_000);
+  });
+
+  it('run on the store thread once records stream in, within about a second, and close() leaves no WAL', async () => {
     const dir = scratch().file('data');
     const db = join(dir, STORE_FILE_NAME);
     const store = open(dir);
     const before = sizeOf(db);
-    for (let burst = 0; burst < 20; burst++) await Promise.all(Array.from({ length: 100 }, (_, i) => store.appendActivity(record(burst * 100 + i))));
-    // 2,000 records of ~2 KB: megabytes of WAL, none of it in the database file yet unless a checkpoint ran.
-    expect(sizeOf(`${db}-wal`)).toBeGreaterThan(1_000_000);
-    const deadline = Date.now() + 5_000;
-    while (sizeOf(db) < before + 1_000_000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sizeOf(db)).toBeGreaterThan(before + 1_000_000);
+    await append(store, CHECKPOINT_THREAD_AFTER_RECORDS + 2_000);
+    // Tens of megabytes of WAL, still below the event loop's own automatic checkpoint.
+    expect(sizeOf(`${db}-wal`)).toBeGreaterThan(10_000_000);
+    expect(await grows(db, before + 10_000_000, 5_000)).toBe(true);
     expect(await store.queryActivity({ limit: 1000 })).toHaveLength(1000);
     store.close();
     expect(existsSync(`${db}-wal`)).toBe(false);
     const reopened = open(dir);
     try {
-      expect((await reopened.queryActivity({ request_id: 'r-1999' })).map((r) => r.request_id)).toEqual(['r-1999']);
+      const last = `r-${CHECKPOINT_THREAD_AFTER_RECORDS + 1_999}`;
+      expect((await reopened.queryActivity({ request_id: last })).map((r) => r.request_id)).toEqual([last]);
     } finally {
       reopened.close();
     }

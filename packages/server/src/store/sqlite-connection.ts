@@ -1,22 +1,25 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 
+/** SQLite's automatic checkpoint on the event loop's connection until the checkpoint thread runs (64 MiB of WAL). */
+export const AUTOCHECKPOINT_PAGES = 16_384;
+
 /**
  * Opens one connection to the store's file with the settings every connection shares. WAL lets the
- * activity writer thread, the checkpoint thread and the event loop's connection work side by side;
- * NORMAL sync means a commit reaches the OS (it survives the process, not a power cut) and only a
- * checkpoint fsyncs. No connection checkpoints on its own: a checkpoint fsyncs the WAL and the
- * database (milliseconds to tens of milliseconds on a busy disk) and would stall whichever thread
- * committed last, so the checkpoint thread does all of them.
+ * checkpoint thread and the event loop's connection work side by side; NORMAL sync means a commit
+ * reaches the OS (it survives the process, not a power cut) and only a checkpoint fsyncs. A
+ * checkpoint (two fsyncs: milliseconds to tens of milliseconds on a busy disk) stalls the thread
+ * whose commit triggers it, so it is rare on the event loop (`autocheckpointPages`), and a
+ * checkpoint thread's own connection passes 0 (it checkpoints on its timer instead).
  */
-export function connectSqlite(path: string): Database {
+export function connectSqlite(path: string, autocheckpointPages: number = AUTOCHECKPOINT_PAGES): Database {
   const db = new BetterSqlite3(path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
     return db;
   } catch (cause) {
     db.close();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
-import { connectSqlite } from './sqlite-connection.js';
+import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
 import { startStoreThread, type StoreThread } from './store-thread.js';
 import type {
   ActivityInput,
@@ -24,8 +24,13 @@ const DEFAULT_ACTIVITY_LIMIT = 100;
 const MAX_ACTIVITY_LIMIT = 1000;
 /** How often the checkpoint thread folds the WAL back into the database. */
 const CHECKPOINT_INTERVAL_MS = 1000;
-/** SQLite's own automatic checkpoint, used only if the checkpoint thread cannot run (64 MiB of WAL). */
-const FALLBACK_AUTOCHECKPOINT_PAGES = 16_384;
+/**
+ * Activity records committed before the store starts its checkpoint thread. A thread costs ~10 MiB of
+ * resident memory (its own V8 isolate); a gateway that answers a preflight now and then never needs
+ * one, while one under a steady stream of preflights reaches this within seconds, and from then on no
+ * checkpoint stalls the event loop.
+ */
+export const CHECKPOINT_THREAD_AFTER_RECORDS = 10_000;
 
 interface ApprovalRow {
   server: string;
@@ -89,19 +94,27 @@ class SqliteStore implements Store {
   private closed = false;
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly pendingActivity: PendingActivity[] = [];
-  private readonly checkpointer: StoreThread;
+  private checkpointer: StoreThread | undefined;
+  private recordsCommitted = 0;
 
   constructor(
     readonly dataDir: string,
-    path: string,
+    private readonly path: string,
     private readonly db: Database,
     private readonly lock: DataDirLock,
   ) {
     this.statements = prepareStatements(db);
-    this.checkpointer = startStoreThread('wal-checkpoint-thread', { path, intervalMs: CHECKPOINT_INTERVAL_MS });
-    // Without its thread the WAL would grow without bound: checkpoint on this connection instead.
-    this.checkpointer.worker.on('error', () => {
-      if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  }
+
+  /** Hands checkpoints to a thread of their own once the activity log is written steadily. */
+  private startCheckpointThread(): void {
+    if (this.checkpointer !== undefined || this.closed) return;
+    const thread = startStoreThread('wal-checkpoint-thread', { path: this.path, intervalMs: CHECKPOINT_INTERVAL_MS });
+    this.checkpointer = thread;
+    this.db.pragma('wal_autocheckpoint = 0');
+    // A thread that cannot run gives checkpoints back to this connection.
+    thread.worker.on('error', () => {
+      if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     });
   }
 
@@ -255,6 +268,8 @@ class SqliteStore implements Store {
       return;
     }
     batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: ids[i]! }));
+    this.recordsCommitted += batch.length;
+    if (this.recordsCommitted >= CHECKPOINT_THREAD_AFTER_RECORDS) this.startCheckpointThread();
   }
 
   async queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
@@ -298,7 +313,7 @@ class SqliteStore implements Store {
     if (this.closed) return;
     // Records already accepted are written before the database goes away.
     this.flushActivity();
-    this.checkpointer.finish('close');
+    this.checkpointer?.finish('close');
     this.closed = true;
     try {
       this.db.close();

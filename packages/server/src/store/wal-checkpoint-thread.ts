@@ -18,7 +18,7 @@ function signalClosed(): void {
 
 let db: ReturnType<typeof connectSqlite>;
 try {
-  db = connectSqlite(path);
+  db = connectSqlite(path, 0);
 } catch (cause) {
   // The event loop sees the error and checkpoints on its own connection instead.
   signalClosed();
