@@ -4,8 +4,9 @@
 //   1. throughput at full speed: POST /api/v1/preflight with 10 IDs (each answer writes its activity
 //      record) against GET /healthz on the same server;
 //   2. latency at a fixed 1,000 requests/s: the same two requests, p50/p99.
-// Targets: preflight throughput >= 0.5x healthz; preflight p99 < 5 ms at 1,000 rps. A last phase
-// reports a preflight whose 10 IDs include one typo (did_you_mean), and two reference phases run a bare
+// Targets: preflight throughput >= 0.5x healthz; preflight p99 < 5 ms at 1,000 rps. Two more phases
+// report a preflight whose 10 IDs include one typo (did_you_mean) and one whose body differs on every request
+// (more distinct bodies than the seam's evaluation memo keeps), and two reference phases run a bare
 // node:http handler that reads the same body and sends the same answer bytes: the floor of any Node
 // server for this exchange on this machine. Afterwards the store is opened and the preflight activity
 // records are counted against the 2xx answers.
@@ -44,6 +45,8 @@ interface AutocannonOptions {
   readonly body?: string;
   readonly overallRate?: number;
   readonly ignoreCoordinatedOmission?: boolean;
+  /** Called before each request is sent: lets every request carry another body. */
+  readonly requests?: readonly { readonly setupRequest: (request: Record<string, unknown>) => Record<string, unknown> }[];
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
@@ -98,6 +101,18 @@ const PREFLIGHT_BODY = JSON.stringify({
 const TYPO_BODY = PREFLIGHT_BODY.replace('beta_0014', 'beta_00x4');
 
 /**
+ * 1,024 different bodies of 10 served IDs, sent in turn: more distinct texts than the seam's evaluation
+ * memo keeps (256 per snapshot version), so every request is validated, deduplicated, evaluated and
+ * serialised afresh. Reported, not a target: the cost of a preflight nobody asked before.
+ */
+const DISTINCT_BODIES = Array.from({ length: 1024 }, (_, k) =>
+  JSON.stringify({
+    tools: [0, 1, 2, 3, 4].flatMap((j) => [{ id: `alpha:alpha_${String((k % 50 + j * 9) % 50).padStart(4, '0')}` }, { id: `beta:beta_${String((Math.floor(k / 50) + j * 11) % 50).padStart(4, '0')}` }]),
+  }),
+);
+let nextDistinct = 0;
+
+/**
  * The floor of any Node handler for this exchange: a bare node:http server that reads the same
  * request body and sends the same answer bytes (captured from the gateway), with no gateway logic.
  */
@@ -138,7 +153,7 @@ async function phase(name: string, measure: () => Promise<AutocannonResult>, ser
   return { name, result, cpuUsPerRequest: (cpu * 1e6) / Math.max(1, result.requests.total) };
 }
 
-async function run(origin: string, target: 'preflight' | 'healthz' | 'typo' | 'bare', rate?: number, duration = DURATION_S): Promise<AutocannonResult> {
+async function run(origin: string, target: 'preflight' | 'healthz' | 'typo' | 'distinct' | 'bare', rate?: number, duration = DURATION_S): Promise<AutocannonResult> {
   const common = { connections: CONNECTIONS, duration, ...(rate === undefined ? {} : { overallRate: rate, ignoreCoordinatedOmission: true }) };
   const result =
     target === 'healthz'
@@ -149,6 +164,7 @@ async function run(origin: string, target: 'preflight' | 'healthz' | 'typo' | 'b
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
           body: target === 'typo' ? TYPO_BODY : PREFLIGHT_BODY,
+          ...(target === 'distinct' ? { requests: [{ setupRequest: (request) => ({ ...request, body: DISTINCT_BODIES[nextDistinct++ % DISTINCT_BODIES.length] }) }] } : {}),
         });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${target}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
@@ -177,6 +193,7 @@ async function main(): Promise<void> {
   phases.push(await phase(`healthz, ${RATE} req/s`, () => run(origin, 'healthz', RATE)));
   phases.push(await phase(`preflight, ${RATE} req/s`, () => run(origin, 'preflight', RATE)));
   phases.push(await phase('preflight with a typo ID, full speed', () => run(origin, 'typo')));
+  phases.push(await phase('preflight, every body different (no memo hit), full speed', () => run(origin, 'distinct')));
   const answer = await (await fetch(`${origin}/api/v1/preflight`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, body: PREFLIGHT_BODY })).text();
   await gateway?.stop();
   const bare = await startBareServer(answer);
