@@ -49,7 +49,7 @@ class RawLegacySession {
     return session;
   }
 
-  private get headers(): Record<string, string> {
+  get headers(): Record<string, string> {
     return { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': LEGACY };
   }
 
@@ -161,6 +161,22 @@ describe('a 2025-11-25 session answers POSTs with one JSON body', () => {
 
       expect(await listAllRaw(session)).toEqual(ALL);
     } finally {
+      await session.close();
+    }
+  });
+
+  it("the GET stream's headers arrive at once, before any event", async () => {
+    const session = await RawLegacySession.open(gw.url);
+    const stream = new AbortController();
+    try {
+      const started = Date.now();
+      // fetch() resolves on the headers: without a flush they waited for the first event or keep-alive.
+      const response = await fetch(gw.url, { method: 'GET', headers: { ...session.headers, accept: 'text/event-stream' }, signal: stream.signal });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      stream.abort();
       await session.close();
     }
   });

@@ -3,6 +3,7 @@ import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotoc
 import { jsonRpcErrorBody } from '../mcp/json-rpc-error-response.js';
 import type { McpEndpoint } from '../mcp/mcp-endpoint.js';
 import { identityAuthInfo, identityFromAuthInfo } from '../mcp/mcp-identity.js';
+import { flushEventStreamHeaders } from './event-stream-headers.js';
 import type { HttpRoute } from './http-route.js';
 import { sendJson } from './json-response.js';
 import { authenticateMcpRequest, type McpAuthenticationPolicy } from './mcp-authentication.js';
@@ -42,6 +43,7 @@ export function mcpRoute(endpoint: McpEndpoint, policy: McpAuthenticationPolicy,
         // exact optional `method?: string` rejects; the object is the very one it is written for.)
         const nodeReq = req as unknown as NodeIncomingMessageLike;
         nodeReq.auth = identityAuthInfo(auth.identity);
+        flushEventStreamHeaders(res);
         await node(nodeReq, res);
       };
     },
