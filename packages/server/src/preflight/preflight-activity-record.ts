@@ -11,6 +11,8 @@ export interface PreflightActivityFacts {
   readonly tools: readonly ToolResult[];
   /** mcp-check only: the describe_tool arguments as the caller sent them. */
   readonly arguments?: Readonly<Record<string, unknown>>;
+  /** The tool list is a memoised evaluation's, shared by many answers: so is the record's metadata. */
+  readonly shared?: boolean;
 }
 
 /**
@@ -24,15 +26,21 @@ export function preflightActivityRecord(facts: PreflightActivityFacts): Prefligh
     status: facts.verdict === 'ready' ? 'success' : 'blocked',
     surface: facts.surface,
     request_id: facts.request_id,
-    metadata: facts.surface === 'mcp-check' ? { ...metadataOf(facts), surface: 'mcp-check', arguments: { ...facts.arguments } } : sharedMetadataOf(facts),
+    metadata:
+      facts.surface === 'mcp-check'
+        ? { ...metadataOf(facts), surface: 'mcp-check', arguments: { ...facts.arguments } }
+        : facts.shared === true
+          ? sharedMetadataOf(facts)
+          : metadataOf(facts),
   };
 }
 
 type Metadata = PreflightActivityRecord['metadata'];
 
 /**
- * One metadata object per evaluated tool list: a memoised evaluation hands the same list to every
- * caller, so its records share one object (and the store serialises it once).
+ * One metadata object per memoised tool list: a memoised evaluation hands the same list to every
+ * caller, so its records share one object (and the store serialises it once). Built on the first
+ * reuse, so a request nobody repeats pays nothing for it.
  */
 const shared = new WeakMap<readonly ToolResult[], Metadata>();
 

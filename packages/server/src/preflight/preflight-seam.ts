@@ -246,6 +246,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     let surfaceRequest: SurfaceRequest;
     let evaluated: Evaluated;
     let waitedMs = 0;
+    const reused = recalled?.entry !== undefined;
     if (recalled?.entry !== undefined) {
       surfaceRequest = recalled.entry.surfaceRequest;
       evaluated = { evaluation: recalled.entry.evaluation, version: recalled.version, at: now() };
@@ -272,6 +273,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       verdict: evaluated.evaluation.verdict,
       tools: evaluated.evaluation.tools,
       ...(call.surface === 'mcp-check' && isRecord(call.raw) ? { arguments: call.raw } : {}),
+      shared: reused,
     });
     let activityId: number;
     try {
