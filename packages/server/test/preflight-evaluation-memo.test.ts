@@ -40,8 +40,11 @@ describe('evaluation memo in the seam', () => {
     const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
     const body = { tools: [{ id: 'alpha:echo' }, { id: 'beta:write' }, { id: 'alpha:nope' }] };
     const first = resultOf(await seam.run(rest(body, { requestId: 'memo-1' })));
+    // Frozen (and its renderings cached) only from its first reuse: a request nobody repeats pays nothing.
+    expect(Object.isFrozen(first.tools)).toBe(false);
     const second = resultOf(await seam.run(rest(body, { requestId: 'memo-2' })));
     expect(second.tools).toBe(first.tools);
+    expect(Object.isFrozen(second.tools) && second.tools.every((tool) => Object.isFrozen(tool))).toBe(true);
     expect(second.state_version).toBe(first.state_version);
     expect([first.request_id, second.request_id]).toEqual(['memo-1', 'memo-2']);
     expect(second.activity_id).toBeGreaterThan(first.activity_id);

@@ -1,5 +1,6 @@
 import type { Evaluation, Scope, Tier } from '@mcpproxy/evaluator';
 import type { Surface } from '@mcpproxy/schema';
+import { deepFreeze } from '../json/frozen-json.js';
 import type { SurfaceRequest } from './surface-request.js';
 
 /** What one request text evaluated to on one published snapshot. */
@@ -15,7 +16,8 @@ export const MEMO_CAPACITY = 256;
  * The evaluations of the current snapshot version, by request text. The evaluator is a pure function of
  * (snapshot, request, tier, scope), so the same text from the same caller on the same version has the
  * same verdict: an agent harness that preflights its fixed tool set before every job skips validation,
- * dedup and evaluation, and shares the result objects (so renderings can be cached by identity too).
+ * dedup and evaluation, and shares the result objects: frozen once reused, so their renderings are
+ * computed once too (jsonOf).
  * A new version empties the memo; only requests without wait_ms are kept (a wait depends on time).
  */
 export class EvaluationMemo {
@@ -35,9 +37,12 @@ export class EvaluationMemo {
     return `${surface}\u0000${tier}\u0000${scopeKey}\u0000${text}`;
   }
 
+  /** The entry for `key` on `version`; its evaluation is deep-frozen from its first reuse on (see jsonOf). */
   get(version: number, key: string): MemoEntry | undefined {
     this.turnTo(version);
-    return this.entries.get(key);
+    const entry = this.entries.get(key);
+    if (entry !== undefined && !Object.isFrozen(entry.evaluation)) deepFreeze(entry.evaluation);
+    return entry;
   }
 
   set(version: number, key: string, entry: MemoEntry): void {

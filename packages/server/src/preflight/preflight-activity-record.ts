@@ -1,5 +1,6 @@
 import type { ToolResult } from '@mcpproxy/evaluator';
 import type { PreflightActivityRecord, Surface, Verdict } from '@mcpproxy/schema';
+import { deepFreeze } from '../json/frozen-json.js';
 
 export interface PreflightActivityFacts {
   readonly surface: Surface;
@@ -11,8 +12,6 @@ export interface PreflightActivityFacts {
   readonly tools: readonly ToolResult[];
   /** mcp-check only: the describe_tool arguments as the caller sent them. */
   readonly arguments?: Readonly<Record<string, unknown>>;
-  /** The tool list is a memoised evaluation's, shared by many answers: so is the record's metadata. */
-  readonly shared?: boolean;
 }
 
 /**
@@ -29,7 +28,7 @@ export function preflightActivityRecord(facts: PreflightActivityFacts): Prefligh
     metadata:
       facts.surface === 'mcp-check'
         ? { ...metadataOf(facts), surface: 'mcp-check', arguments: { ...facts.arguments } }
-        : facts.shared === true
+        : Object.isFrozen(facts.tools)
           ? sharedMetadataOf(facts)
           : metadataOf(facts),
   };
@@ -38,16 +37,15 @@ export function preflightActivityRecord(facts: PreflightActivityFacts): Prefligh
 type Metadata = PreflightActivityRecord['metadata'];
 
 /**
- * One metadata object per memoised tool list: a memoised evaluation hands the same list to every
- * caller, so its records share one object (and the store serialises it once). Built on the first
- * reuse, so a request nobody repeats pays nothing for it.
+ * One metadata object per shared tool list: a reused memoised evaluation (frozen from its first reuse)
+ * hands the same list to every caller, so its records share one frozen object, which the store
+ * serialises once (jsonOf). A request nobody repeats pays nothing for it.
  */
 const shared = new WeakMap<readonly ToolResult[], Metadata>();
 
 function sharedMetadataOf(facts: PreflightActivityFacts): Metadata {
   let metadata = shared.get(facts.tools);
   if (metadata === undefined) {
-    // Frozen, since many records hold it.
     metadata = deepFreeze(metadataOf(facts));
     shared.set(facts.tools, metadata);
   }
@@ -63,9 +61,4 @@ function metadataOf(facts: PreflightActivityFacts): Metadata {
     reasons,
     per_tool: facts.tools.map((tool) => (tool.reason === undefined ? { id: tool.id, status: tool.status } : { id: tool.id, status: tool.status, reason: tool.reason })),
   };
-}
-
-function deepFreeze<T extends object>(value: T): T {
-  for (const member of Object.values(value)) if (typeof member === 'object' && member !== null) deepFreeze(member as object);
-  return Object.freeze(value);
 }

@@ -246,10 +246,10 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     let surfaceRequest: SurfaceRequest;
     let evaluated: Evaluated;
     let waitedMs = 0;
-    const reused = recalled?.entry !== undefined;
-    if (recalled?.entry !== undefined) {
-      surfaceRequest = recalled.entry.surfaceRequest;
-      evaluated = { evaluation: recalled.entry.evaluation, version: recalled.version, at: now() };
+    const entry = recalled?.entry;
+    if (recalled !== undefined && entry !== undefined) {
+      surfaceRequest = entry.surfaceRequest;
+      evaluated = { evaluation: entry.evaluation, version: recalled.version, at: now() };
     } else {
       const done = evaluateCall(call, tier, requestId);
       if ('code' in done) return { ok: false, error: done };
@@ -273,7 +273,6 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       verdict: evaluated.evaluation.verdict,
       tools: evaluated.evaluation.tools,
       ...(call.surface === 'mcp-check' && isRecord(call.raw) ? { arguments: call.raw } : {}),
-      shared: reused,
     });
     let activityId: number;
     try {

@@ -1,5 +1,5 @@
-import type { ToolResult } from '@mcpproxy/evaluator';
 import type { ApiErrorCode } from '@mcpproxy/schema';
+import { jsonOf } from '../json/frozen-json.js';
 import type { PreflightErrorCode } from '../preflight/preflight-error.js';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import { apiError } from './api-error.js';
@@ -40,25 +40,14 @@ export function preflightEndpoint(preflight: PreflightSeam): RestEndpoint {
       }
       const { result } = outcome;
       // The same document JSON.stringify would give for { verdict, checked_at, request_id, waited_ms?, tools },
-      // with the tool list serialised once per evaluation (a memoised one is shared by many answers).
+      // with a reused evaluation's tool list serialised once (jsonOf).
       const waited = result.waited_ms === undefined ? '' : `,"waited_ms":${JSON.stringify(result.waited_ms)}`;
       return {
         status: 200,
-        text: `{"verdict":${JSON.stringify(result.verdict)},"checked_at":${JSON.stringify(result.checked_at)},"request_id":${JSON.stringify(result.request_id)}${waited},"tools":${toolsJson(result.tools)}}`,
+        text: `{"verdict":${JSON.stringify(result.verdict)},"checked_at":${JSON.stringify(result.checked_at)},"request_id":${JSON.stringify(result.request_id)}${waited},"tools":${jsonOf(result.tools)}}`,
       };
     },
   };
-}
-
-const serialisedTools = new WeakMap<readonly ToolResult[], string>();
-
-function toolsJson(tools: readonly ToolResult[]): string {
-  let text = serialisedTools.get(tools);
-  if (text === undefined) {
-    text = JSON.stringify(tools);
-    serialisedTools.set(tools, text);
-  }
-  return text;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
+import { jsonOf } from '../json/frozen-json.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
@@ -258,7 +259,7 @@ class SqliteStore implements Store {
               status: record.status,
               surface: record.surface ?? null,
               request_id: record.request_id,
-              metadata: serialisedMetadata(record.metadata),
+              metadata: jsonOf(record.metadata),
             }).lastInsertRowid,
           ),
         ),
@@ -321,19 +322,6 @@ class SqliteStore implements Store {
       this.lock.release();
     }
   }
-}
-
-/** Records may share one frozen metadata object (a memoised preflight's): it is serialised once. */
-const serialised = new WeakMap<object, string>();
-
-function serialisedMetadata(metadata: object): string {
-  if (!Object.isFrozen(metadata)) return JSON.stringify(metadata);
-  let text = serialised.get(metadata);
-  if (text === undefined) {
-    text = JSON.stringify(metadata);
-    serialised.set(metadata, text);
-  }
-  return text;
 }
 
 function prepareStatements(db: Database) {
