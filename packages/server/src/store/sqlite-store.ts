@@ -94,6 +94,8 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
 class SqliteStore implements Store {
   private closed = false;
   private readonly statements: ReturnType<typeof prepareStatements>;
+  /** One transaction per batch, built once (better-sqlite3 builds four wrappers per db.transaction call). */
+  private readonly commitActivity: (batch: readonly PendingActivity[]) => number[];
   private readonly pendingActivity: PendingActivity[] = [];
   private checkpointer: StoreThread | undefined;
   private recordsCommitted = 0;
@@ -105,6 +107,13 @@ class SqliteStore implements Store {
     private readonly lock: DataDirLock,
   ) {
     this.statements = prepareStatements(db);
+    const insert = this.statements.insertActivity;
+    this.commitActivity = db.transaction((batch: readonly PendingActivity[]) =>
+      // Positional parameters: binding by name looks up each property (measured ~10% of an insert).
+      batch.map(({ record, tsMs }) =>
+        Number(insert.run(record.type, record.timestamp, tsMs, record.status, record.surface ?? null, record.request_id, jsonOf(record.metadata)).lastInsertRowid),
+      ),
+    );
   }
 
   /** Hands checkpoints to a thread of their own once the activity log is written steadily. */
@@ -248,22 +257,7 @@ class SqliteStore implements Store {
     let ids: number[];
     try {
       if (this.closed) throw new Error('the store is closed');
-      const insert = this.statements.insertActivity;
-      ids = this.db.transaction(() =>
-        batch.map(({ record, tsMs }) =>
-          Number(
-            insert.run({
-              type: record.type,
-              timestamp: record.timestamp,
-              ts_ms: tsMs,
-              status: record.status,
-              surface: record.surface ?? null,
-              request_id: record.request_id,
-              metadata: jsonOf(record.metadata),
-            }).lastInsertRowid,
-          ),
-        ),
-      )();
+      ids = this.commitActivity(batch);
     } catch (cause) {
       for (const pending of batch) pending.reject(cause);
       return;
@@ -361,8 +355,7 @@ function prepareStatements(db: Database) {
     ),
     deleteCredential: prepare('DELETE FROM upstream_credentials WHERE server = ?'),
     insertActivity: prepare(
-      `INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata)
-       VALUES (@type, @timestamp, @ts_ms, @status, @surface, @request_id, @metadata)`,
+      'INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     pruneByAge: prepare('DELETE FROM activity_log WHERE ts_ms < ?'),
     pruneByCount: prepare(
