@@ -1,5 +1,5 @@
-// @mcpproxy/server: the MCP gateway. `startGateway` runs it on a loaded configuration; the CLI
-// (and the package's own `serve` command) are thin shells around these.
+// @mcpproxy/server: the MCP gateway. `startGateway` runs it on a loaded configuration;
+// `serveUntilStopped` runs it as a process does, for the CLI's `mcpproxy serve` and the package's own `serve`.
 export {
   startGateway,
   type GatewayOptions,
@@ -8,6 +8,7 @@ export {
   type GatewayStartErrorCode,
   type RunningGateway,
 } from './gateway.js';
+export { serveUntilStopped, type ServeFailureCode, type ServeOptions, type ServeOutcome } from './serve-until-stopped.js';
 export { EMBEDDED_DEFAULT, loadConfig, validateAndResolve, type ConfigError, type LoadConfigResult, type ResolvedConfig } from './config/gateway-config.js';
 export type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot, ServedTool } from './state/gateway-runtime.js';
 export { RuntimeError, type RuntimeErrorCode } from './state/runtime-error.js';

@@ -23,44 +23,15 @@ export const serve: CommandSpec = {
 async function run(context: CommandContext): Promise<number> {
   const { values, io } = context;
   const stdio = values['stdio'] === true;
-  // With --stdio, stdout carries MCP: everything for people goes to stderr.
-  const say = (line: string) => (stdio ? io.stderr : io.stdout).write(`${line}\n`);
-  const log = (line: string) => io.stderr.write(`mcpproxy: ${line}\n`);
-
-  // Listen for signals before anything slow, so one that arrives during start-up still stops cleanly.
-  const stopped = new Promise<string>((resolve) => {
-    let seen = false;
-    const onSignal = (why: string) => {
-      if (seen) process.exit(130); // a second signal: stop waiting for the shutdown
-      seen = true;
-      resolve(why);
-    };
-    process.on('SIGINT', () => onSignal('SIGINT'));
-    process.on('SIGTERM', () => onSignal('SIGTERM'));
-    if (stdio) process.stdin.on('end', () => onSignal('stdin closed'));
-  });
-
   // Loaded here, not at the top: every other command starts faster without the gateway's modules.
-  const { EMBEDDED_DEFAULT, loadConfig, startGateway } = await import('@mcpproxy/server');
-  const loaded = await loadConfig(values['config'] as string | undefined);
-  if (!loaded.ok) throw new CliError('config', loaded.error.message);
-  const config = loaded.config;
-  if (config.api_key_generated) {
-    say(`Generated an admin API key (shown once; stored in ${config.api_key_file ?? config.data_dir}):`);
-    say(`  ${config.api_key}`);
-  }
-  const started = await startGateway(config, { stdio, log });
-  if (!started.ok) throw new CliError('config', started.error.message);
-  const gateway = started.gateway;
-  const source = config.source === EMBEDDED_DEFAULT ? 'the embedded default configuration' : config.source;
-  if (gateway.url !== undefined) say(`mcpproxy gateway serving MCP at ${gateway.url} and REST at ${gateway.origin ?? ''}/api/v1 (config: ${source})`);
-  else log(`gateway serving MCP on stdio (config: ${source})`);
-
-  log(`${await stopped}: shutting down`);
-  try {
-    await gateway.close();
-  } catch (error) {
-    throw new CliError('io', `shutdown: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const { serveUntilStopped } = await import('@mcpproxy/server');
+  const served = await serveUntilStopped({
+    configPath: values['config'] as string | undefined,
+    stdio,
+    // With --stdio, stdout carries MCP: everything for people goes to stderr.
+    say: (line) => (stdio ? io.stderr : io.stdout).write(`${line}\n`),
+    log: (line) => io.stderr.write(`mcpproxy: ${line}\n`),
+  });
+  if (!served.ok) throw new CliError(served.code === 'shutdown' ? 'io' : 'config', served.message);
   return 0;
 }

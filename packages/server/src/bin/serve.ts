@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The gateway's start command until the CLI lands: `serve [--config FILE] [--stdio]`.
-// Failures are one line on stderr and exit 1, never a stack trace.
+// The server package's own start command, `serve [--config FILE] [--stdio]`: the gateway without the
+// CLI package (`mcpproxy serve` runs the same serveUntilStopped). Failures are one line on stderr and
+// exit 1, never a stack trace.
 import { parseArgs } from 'node:util';
-import { EMBEDDED_DEFAULT, loadConfig } from '../config/gateway-config.js';
-import { startGateway } from '../gateway.js';
+import { serveUntilStopped } from '../serve-until-stopped.js';
 
 const USAGE = 'usage: serve [--config FILE] [--stdio]';
 
@@ -24,46 +24,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const stdio = values.stdio === true;
-  // In stdio mode stdout carries MCP; everything for people goes to stderr.
-  const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
-  const log = (line: string) => process.stderr.write(`mcpproxy: ${line}\n`);
-
-  // Signals are handled from the first moment, so one that arrives during start-up still shuts down cleanly.
-  const stopped = new Promise<string>((resolve) => {
-    let seen = false;
-    const onSignal = (signal: string) => {
-      if (seen) process.exit(130); // a second signal: stop waiting
-      seen = true;
-      resolve(signal);
-    };
-    process.on('SIGINT', () => onSignal('SIGINT'));
-    process.on('SIGTERM', () => onSignal('SIGTERM'));
-    // stdio mode: the client closing our stdin ends the session, and the process with it.
-    if (stdio) process.stdin.on('end', () => onSignal('stdin closed'));
+  const served = await serveUntilStopped({
+    configPath: values.config,
+    stdio,
+    say: (line) => (stdio ? process.stderr : process.stdout).write(`${line}\n`),
+    log: (line) => process.stderr.write(`mcpproxy: ${line}\n`),
   });
-
-  const loaded = await loadConfig(values.config);
-  if (!loaded.ok) return fail(loaded.error.message);
-  const config = loaded.config;
-  if (config.api_key_generated) {
-    say(`Generated an admin API key (shown once; stored in ${config.api_key_file ?? config.data_dir}):`);
-    say(`  ${config.api_key}`);
-  }
-
-  const started = await startGateway(config, { stdio, log });
-  if (!started.ok) return fail(started.error.message);
-  const gateway = started.gateway;
-  const source = config.source === EMBEDDED_DEFAULT ? 'the embedded default configuration' : config.source;
-  if (gateway.url !== undefined) say(`mcpproxy gateway serving MCP at ${gateway.url} (config: ${source})`);
-  else log(`gateway serving MCP on stdio (config: ${source})`);
-
-  log(`${await stopped}: shutting down`);
-  try {
-    await gateway.close();
-    return 0;
-  } catch (error) {
-    return fail(`shutdown: ${messageOf(error)}`);
-  }
+  return served.ok ? 0 : fail(served.message);
 }
 
 function fail(message: string): number {
