@@ -103,10 +103,10 @@ describe('first release', () => {
     const schema = firstVersions.get('@mcpproxy/schema')!;
     expect(semver.gt(schema, before.get('@mcpproxy/schema')!)).toBe(true);
     expect(readFileSync(join(repo.root, 'packages', 'schema', 'CHANGELOG.md'), 'utf8')).toMatch(/settings version 1/);
-    // Dependents are bumped on their own (patch) only because their internal range moved.
+    // Every other package has its own initial-release changeset (a minor bump each).
     for (const pkg of publishablePackages(repo.root)) {
       if (pkg.name === '@mcpproxy/schema') continue;
-      expect(semver.gte(pkg.version, before.get(pkg.name)!), pkg.name).toBe(true);
+      expect(semver.diff(before.get(pkg.name)!, pkg.version), `${pkg.name} ${before.get(pkg.name)} -> ${pkg.version}`).toBe('minor');
     }
   });
 
