@@ -46,8 +46,8 @@ export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway
 
 /**
  * The composition root: opens the store (taking the data-dir lock), starts the runtime (upstreams
- * connect in the background), then serves MCP over HTTP on config.listen (/mcp, /mcp/p/<profile>,
- * /healthz) or over stdio.
+ * connect in the background), then serves over HTTP on config.listen (MCP at /mcp and /mcp/p/<profile>,
+ * REST under /api/v1, /healthz) or MCP over stdio.
  */
 export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
   const listen = parseListenAddress(config.listen);
@@ -56,14 +56,26 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const opened = openStore(config.data_dir);
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
-  const runtime = await startRuntime(config, store);
+  const serverInfo = gatewayServerInfo();
+  let runtime: GatewayRuntime;
+  try {
+    runtime = await startRuntime(config, store, {
+      // Upstreams see the gateway under its own name and version.
+      clientInfo: { name: serverInfo.name, version: serverInfo.version },
+      log: (line) => options.log?.(`runtime: ${line}`),
+    });
+  } catch (error) {
+    // The persisted state could not be read: give the data directory back, report, never throw.
+    store.close();
+    return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
+  }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
   // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
   const preflight = createPreflightSeam({ runtime, activity: store });
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
-    serverInfo: gatewayServerInfo(),
+    serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
   };

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from './cleanup-after-each.js';
 import { tool } from './fixture-process.js';
 import type { FixtureToolEntry , Scratch} from './fixture-process.js';
+import { FailingActivityStore } from './failing-activity-store.js';
 import { fixtureServer, startHarness } from './runtime-harness.js';
 import type { Harness } from './runtime-harness.js';
 
@@ -57,7 +58,31 @@ function gate(h: Harness, name: string) {
   return classifyTool(snapshot.servers.get('fx')!, name, snapshot.tool_quarantine);
 }
 
+/** The real store, except that saving approvals fails (as a full disk would). */
+class FailingApprovalsStore extends FailingActivityStore {
+  override saveApprovals(): Promise<void> {
+    return Promise.reject(new Error('approvals cannot be saved (injected failure)'));
+  }
+}
+
 describe('approval model', () => {
+  it('an unquarantine whose baseline cannot be saved changes nothing: the server stays quarantined, in memory and in the store', async () => {
+    const s = scratch();
+    const file = s.writeTools('tools.json', [tool('a'), tool('b')]);
+    const h = await startHarness(s, { servers: [fixtureServer('fx', ['--tools', file])] }, (store) => new FailingApprovalsStore(store));
+    defer(() => h.stop());
+    await h.until('fx', (srv) => srv.connection.state === 'ready');
+
+    await expect(h.runtime.setQuarantined('fx', false)).rejects.toThrow('approvals cannot be saved');
+    expect(h.server('fx').quarantined).toBe(true);
+    expect((await h.store.listServerOverrides()).get('fx')?.quarantined).not.toBe(false);
+    expect(statuses(h)).toEqual({ a: 'pending', b: 'pending' });
+    // The next publication (a reconnect) still shows it quarantined.
+    await h.runtime.restart('fx');
+    await h.until('fx', (srv) => srv.connection.state === 'ready');
+    expect(h.server('fx').quarantined).toBe(true);
+  });
+
   it('a new server starts quarantined; its tools are indexed as pending; unquarantine approves them as the baseline', async () => {
     const w = await world([tool('a'), tool('b')], {});
     const listed = await w.h.until('fx', (srv) => srv.connection.state === 'ready');

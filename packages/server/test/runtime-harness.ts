@@ -24,7 +24,12 @@ export function fixtureServer(name: string, args: readonly string[], extra: Reco
   return { name, command: process.execPath, args: [FIXTURE_MAIN, ...args], ...extra };
 }
 
-export async function startHarness(scratch: Scratch, config: Partial<GatewayConfig> & Pick<GatewayConfig, 'servers'>): Promise<Harness> {
+export async function startHarness(
+  scratch: Scratch,
+  config: Partial<GatewayConfig> & Pick<GatewayConfig, 'servers'>,
+  /** Wraps the real store (a test that needs a write to fail injects it here). */
+  wrapStore: (store: Store) => Store = (store) => store,
+): Promise<Harness> {
   const loaded = validateAndResolve(
     {
       data_dir: scratch.file('data'),
@@ -39,7 +44,7 @@ export async function startHarness(scratch: Scratch, config: Partial<GatewayConf
   if (!loaded.ok) throw new Error(loaded.error.message);
   const opened = openStore(loaded.config.data_dir);
   if (!opened.ok) throw new Error(opened.error.message);
-  const store = opened.store;
+  const store = wrapStore(opened.store);
   const runtime = await startRuntime(loaded.config, store, { random: () => 0.5 });
   const server = (name: string): RuntimeServerSnapshot => {
     const found = runtime.current().snapshot.servers.get(name);

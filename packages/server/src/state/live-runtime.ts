@@ -91,20 +91,23 @@ export class LiveRuntime implements GatewayRuntime {
 
   async setQuarantined(server: string, on: boolean): Promise<void> {
     const entry = this.entry(server);
-    await this.store.setServerOverride(server, { ...(await this.overrideOf(server)), quarantined: on });
-    entry.quarantined = on;
+    const override: ServerOverride = { ...(await this.overrideOf(server)), quarantined: on };
     if (!on && this.config.tool_quarantine) {
-      // What the operator could review while it was quarantined becomes the approved baseline.
+      // What the operator could review while it was quarantined becomes the approved baseline. These
+      // writes come before the override: if one fails the server stays quarantined (the caller is told
+      // nothing was done), and approvals saved for a server that is still quarantined make no tool usable.
       const listed = entry.connection.status();
       const index = hashIndex(listed.tools);
       const { approvals, changed } = approveListed(index, entry.approvals, index.keys());
       await this.persist(server, changed);
       entry.approvals = approvals;
       if (listed.ever_ready && !entry.baselineApproved) {
-        entry.baselineApproved = true;
         await this.store.markBaselineApproved(server);
+        entry.baselineApproved = true;
       }
     }
+    await this.store.setServerOverride(server, override);
+    entry.quarantined = on;
     this.refreshServer(entry);
     this.publishNow();
   }
