@@ -295,11 +295,27 @@ describe('preflight seam: wait_ms', () => {
     const seam = createPreflightSeam({ runtime: new ObservedRuntime(), activity: h.store });
     const outcome = await seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'flap:t' }], wait_ms: 1600 } });
     expect(outcome.ok && outcome.result.verdict).toBe('degraded_retryable');
-    expect(outcome.ok && outcome.result.waited_ms).toBeGreaterThanOrEqual(1500);
+    // It answers at the first change it could no longer look at before the deadline (the last 250 ms).
+    expect(outcome.ok && outcome.result.waited_ms).toBeGreaterThanOrEqual(1300);
     expect(published).toBeGreaterThan(evaluations.length);
     expect(evaluations.length).toBeGreaterThanOrEqual(3);
     const gaps = evaluations.slice(1).map((t, i) => t - evaluations[i]!);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(249);
+  });
+
+  it('answers at once when the state changes but the next evaluation would fall after the deadline', async () => {
+    // The same flapping upstream; with evaluations at most every 10 s, the first change inside a 3 s wait
+    // can no longer be looked at: the verdict cannot change, so the caller is not held to the deadline.
+    const h = await world([{ name: 'flap', command: process.execPath, args: ['-e', 'process.exit(3)'], quarantined: false }], {
+      reconnect_initial_delay_ms: 20,
+      reconnect_max_delay_ms: 40,
+    });
+    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store, minReevaluateMs: 10_000 });
+    const started = Date.now();
+    const outcome = await seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'flap:t' }], wait_ms: 3000 } });
+    expect(outcome.ok && outcome.result.verdict).toBe('degraded_retryable');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(outcome.ok && outcome.result.waited_ms).toBeLessThan(1500);
   });
 
   it('has four wait slots: a fifth concurrent wait answers at once with waited_ms 0, never queued', async () => {

@@ -169,12 +169,11 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
         await nextStateChange(runtime, current.version, remaining, signal);
         // Timed out or aborted with nothing published: the same state gives the same verdict.
         if (publishedVersion(runtime) === current.version) break;
-        // Never evaluate more often than every `spacing` ms, even for a final look at the deadline.
+        // Never evaluate more often than every `spacing` ms, even for a final look at the deadline: a
+        // change that cannot be looked at before the deadline cannot change the answer, so answer now
+        // rather than hold the caller until the deadline for the same verdict.
         const earliest = current.at + spacing;
-        if (earliest > deadline) {
-          await delay(deadline - now(), signal);
-          break;
-        }
+        if (earliest > deadline) break;
         await delay(earliest - now(), signal);
         if (isAborted(signal)) break;
         const next = evaluateCurrent(request, tier, scope);
