@@ -38,6 +38,17 @@ describe('--pin', () => {
       { id: 'a:b', pin_hash: hash('1') },
     ]);
   });
+  it("matches ids by the gateway's key (both halves trimmed), so every spelling of one tool gets its pin", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^ {0,2}$/), fc.stringMatching(/^ {0,2}$/), fc.stringMatching(/^ {0,2}$/), (a, b, c) => {
+        const spelled = `${a}s${b}:${c}t`;
+        expect(toolRefsWithPins(['s:t', spelled], [`${c}s ${b}:t${a}=${hash('1')}`])).toEqual([
+          { id: 's:t', pin_hash: hash('1') },
+          { id: spelled, pin_hash: hash('1') },
+        ]);
+      }),
+    );
+  });
   it('any pin for an id that was not requested is an error', () => {
     fc.assert(
       fc.property(fc.array(fc.stringMatching(/^[a-z]{1,4}:[a-z]{1,4}$/), { minLength: 1, maxLength: 5 }), fc.stringMatching(/^[a-z]{1,4}:[a-z]{1,4}$/), (ids, other) => {
@@ -61,7 +72,8 @@ describe('the exit code', () => {
     const codes = fc.option(fc.oneof(fc.constantFrom(...REASON_CODES), fc.stringMatching(/^[a-z_]{3,12}$/)), { nil: undefined });
     fc.assert(
       fc.property(fc.constantFrom(...VERDICTS), fc.array(codes, { minLength: 1, maxLength: 8 }), (server, reasons) => {
-        const report = preflightReport(answer(server, reasons.map(tool)), 'rest');
+        const tools = reasons.map(tool);
+        const report = preflightReport(answer(server, tools), 'rest', tools.map((t) => t.id));
         const perTool = reasons.map((code) => (code === undefined ? 'ready' : code in REASONS ? REASONS[code as keyof typeof REASONS].verdict : 'blocked'));
         const expected = [server, ...perTool].reduce((a, b) => (VERDICTS.indexOf(a) >= VERDICTS.indexOf(b) ? a : b));
         return report.verdict === expected && report.exit_code === VERDICT_EXIT_CODES[expected];
@@ -70,12 +82,19 @@ describe('the exit code', () => {
   });
 
   it('a gateway that says ready next to an unavailable tool cannot pass a CI job', () => {
-    expect(preflightReport(answer('ready', [tool('server_disabled', 0)]), 'rest').exit_code).toBe(11);
-    expect(preflightReport(answer('ready', [tool('brand_new_code', 0)]), 'rest').exit_code).toBe(11);
+    expect(preflightReport(answer('ready', [tool('server_disabled', 0)]), 'rest', ['s:0']).exit_code).toBe(11);
+    expect(preflightReport(answer('ready', [tool('brand_new_code', 0)]), 'rest', ['s:0']).exit_code).toBe(11);
+  });
+
+  it('nor can one that leaves a requested tool out (ids compared by the dedup key)', () => {
+    const ready = answer('ready', [tool(undefined, 0), tool(undefined, 1)]);
+    expect(preflightReport(ready, 'rest', [' s : 0', 's:1', 's:0']).exit_code).toBe(0);
+    expect(() => preflightReport(ready, 'rest', ['s:0', 's:1', 's:2'])).toThrow('no result for "s:2"');
+    expect(() => preflightReport(answer('ready', []), 'rest', ['s:0'])).toThrow(CliError);
   });
 
   it('an unknown set verdict is an invalid answer, not a guess', () => {
-    expect(() => preflightReport({ verdict: 'fine', checked_at: 'now', request_id: 'r', tools: [] }, 'rest')).toThrow(CliError);
+    expect(() => preflightReport({ verdict: 'fine', checked_at: 'now', request_id: 'r', tools: [] }, 'rest', [])).toThrow(CliError);
   });
 
   it('summary lines', () => {

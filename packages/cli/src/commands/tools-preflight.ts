@@ -10,8 +10,10 @@ import { inBandPreflight } from '../preflight/in-band-preflight.js';
 import { toolRefsWithPins } from '../preflight/pin-options.js';
 import { preflightReport, preflightTable, type PreflightReport } from '../preflight/preflight-report.js';
 import { startProgress } from '../preflight/progress-indicator.js';
+import { restPreflightAnswer } from '../preflight/rest-preflight-answer.js';
 import { parseWaitDuration } from '../preflight/wait-duration.js';
 import { restClientFor } from '../rest/command-rest-client.js';
+import { ANSWER_TIMEOUT_MS } from '../rest/rest-client.js';
 
 export const toolsPreflight: CommandSpec = {
   words: ['tools', 'preflight'],
@@ -80,7 +82,8 @@ async function run(context: CommandContext): Promise<number> {
     const client = restClientFor(context);
     const progress = startProgress(io.stderr, `waiting for ${ids.length === 1 ? ids[0] : `${ids.length} tools`}`, waitMs ?? 0);
     try {
-      report = preflightReport(await client.call('preflight', { body }), 'rest');
+      const answer = restPreflightAnswer(await client.call('preflight', { body, timeoutMs: (waitMs ?? 0) + ANSWER_TIMEOUT_MS }));
+      report = preflightReport(answer, 'rest', ids);
     } finally {
       progress.stop();
     }

@@ -53,5 +53,5 @@ export async function inBandPreflight(context: CommandContext, ids: readonly str
     const { class: _class, known: _known, ...wire } = tool;
     return wire;
   });
-  return preflightReport({ verdict: result.verdict, checked_at: result.checked_at, request_id: result.request_id, tools }, result.carriage === 'check' ? 'check' : 'rider');
+  return preflightReport({ verdict: result.verdict, checked_at: result.checked_at, request_id: result.request_id, tools }, result.carriage === 'check' ? 'check' : 'rider', ids);
 }

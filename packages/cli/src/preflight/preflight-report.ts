@@ -1,3 +1,4 @@
+import { toolIdKey } from '@mcpproxy/evaluator';
 import { reasonTreatment, VERDICT_EXIT_CODES, VERDICTS, worstVerdict, type Verdict } from '@mcpproxy/schema';
 import type { WireToolVerdict } from '@mcpproxy/client';
 import { CliError } from '../cli-error.js';
@@ -34,11 +35,17 @@ export interface PreflightAnswer {
 /**
  * The report of an answer. The exit code is the worse of the gateway's set verdict and the one
  * recomputed here from the per-tool results (unknown reason codes count as blocked), so a gateway
- * that says "ready" next to an unavailable tool cannot make a CI job pass.
+ * that says "ready" next to an unavailable tool cannot make a CI job pass; nor can one that leaves a
+ * requested tool out (compared by the gateway's dedup key: both halves trimmed).
  */
-export function preflightReport(answer: PreflightAnswer, carriage: Carriage): PreflightReport {
+export function preflightReport(answer: PreflightAnswer, carriage: Carriage, requested: readonly string[]): PreflightReport {
   if (!(VERDICTS as readonly unknown[]).includes(answer.verdict)) {
     throw new CliError('invalid_answer', `the gateway answered an unknown verdict ${JSON.stringify(answer.verdict)}`);
+  }
+  const answered = new Set(answer.tools.map((tool) => toolIdKey(tool.id)));
+  const missing = [...new Set(requested.map(toolIdKey))].filter((key) => !answered.has(key));
+  if (missing.length > 0) {
+    throw new CliError('invalid_answer', `the gateway's answer has no result for ${missing.map((key) => JSON.stringify(key)).join(', ')}`);
   }
   const local = worstVerdict(answer.tools.map((tool) => (tool.status === 'ready' ? 'ready' : reasonTreatment(tool.reason ?? '').verdict)));
   const verdict = worstVerdict([answer.verdict as Verdict, local]);

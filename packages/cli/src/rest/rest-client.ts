@@ -12,7 +12,15 @@ export interface CallOptions<K extends OperationId> {
   readonly body?: BodyOf<K>;
   /** Sent as X-Request-Id. */
   readonly requestId?: string;
+  /** How long to wait for the whole answer (default ANSWER_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
 }
+
+/**
+ * How long an answer may take beyond any wait the request itself asks for: a gateway that stops
+ * answering fails the command (exit 1) instead of holding a CI job until its own timeout.
+ */
+export const ANSWER_TIMEOUT_MS = 30_000;
 
 export interface RestClient {
   readonly origin: string;
@@ -39,13 +47,23 @@ export function createRestClient(connection: ConnectionSettings, fetchImpl: type
       if (options.requestId !== undefined) headers['x-request-id'] = options.requestId;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
 
+      const timeoutMs = options.timeoutMs ?? ANSWER_TIMEOUT_MS;
+      const signal = AbortSignal.timeout(timeoutMs);
+      const timedOut = () => new CliError('connection', `the gateway at ${origin} did not answer ${route.method} ${path} within ${timeoutMs / 1000} s`);
       let response: Response;
       try {
-        response = await fetchImpl(url, { method: route.method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+        response = await fetchImpl(url, { method: route.method, headers, signal, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
       } catch (cause) {
+        if (signal.aborted) throw timedOut();
         throw new CliError('connection', `cannot reach the gateway at ${origin}: ${networkReason(cause)} (is it running? start it with: mcpproxy serve)`);
       }
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (cause) {
+        if (signal.aborted) throw timedOut();
+        throw new CliError('connection', `the answer to ${route.method} ${path} was cut off: ${networkReason(cause)}`);
+      }
       const body = parseJson(text);
       if (response.status === route.status) {
         if (body === undefined) throw new CliError('invalid_answer', `${route.method} ${path}: the gateway answered ${response.status} without a JSON body`);
