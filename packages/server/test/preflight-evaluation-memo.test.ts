@@ -4,7 +4,7 @@
 // answer still writes its own activity record with its own request id.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EvaluationMemo } from '../src/preflight/evaluation-memo.js';
+import { EvaluationMemo, MEMO_MAX_TEXT_LENGTH } from '../src/preflight/evaluation-memo.js';
 import { createPreflightSeam, type PreflightCall, type PreflightOutcome } from '../src/preflight/preflight-seam.js';
 import { cleanupAfterEach } from './cleanup-after-each.js';
 import { tool } from './fixture-process.js';
@@ -107,6 +107,23 @@ describe('evaluation memo in the seam', () => {
 
 describe('EvaluationMemo', () => {
   const entry = (n: number) => ({ surfaceRequest: { entries: [] }, evaluation: { verdict: 'ready', tools: [], n } }) as never;
+
+  it('does not keep a long text (a padded 1 MiB body would pin memory): same verdict, evaluated each time', async () => {
+    const h = await world();
+    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
+    const body = { tools: [{ id: 'alpha:echo' }] };
+    // Whitespace is legal JSON: the same request, padded past the limit.
+    const padded = { ...rest(body), text: `${JSON.stringify(body)}${' '.repeat(MEMO_MAX_TEXT_LENGTH)}` } as PreflightCall;
+    const first = resultOf(await seam.run(padded));
+    const second = resultOf(await seam.run(padded));
+    expect(second.verdict).toBe(first.verdict);
+    expect(second.tools).not.toBe(first.tools);
+    expect(Object.isFrozen(second.tools)).toBe(false);
+    // At the limit it is kept.
+    const atLimit = { ...rest(body), text: JSON.stringify(body).padEnd(MEMO_MAX_TEXT_LENGTH) } as PreflightCall;
+    const kept = resultOf(await seam.run(atLimit));
+    expect(resultOf(await seam.run(atLimit)).tools).toBe(kept.tools);
+  });
 
   it('keeps entries for one version only and starts over when full', () => {
     fc.assert(

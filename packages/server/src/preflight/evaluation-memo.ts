@@ -13,6 +13,12 @@ export interface MemoEntry {
 export const MEMO_CAPACITY = 256;
 
 /**
+ * The longest request text the memo keeps (UTF-16 code units). A valid body may be 1 MiB (whitespace is
+ * legal JSON), and 256 of those would pin 256 MiB for any token holder; 100 IDs with pins fit in ~15 KB.
+ */
+export const MEMO_MAX_TEXT_LENGTH = 32 * 1024;
+
+/**
  * The evaluations of the current snapshot version, by request text. The evaluator is a pure function of
  * (snapshot, request, tier, scope), so the same text from the same caller on the same version has the
  * same verdict: an agent harness that preflights its fixed tool set before every job skips validation,
@@ -26,6 +32,11 @@ export class EvaluationMemo {
   private readonly scopeKeys = new WeakMap<Scope, string>();
 
   constructor(private readonly capacity: number = MEMO_CAPACITY) {}
+
+  /** Whether a request text may be kept at all (see MEMO_MAX_TEXT_LENGTH). */
+  accepts(text: string): boolean {
+    return text.length <= MEMO_MAX_TEXT_LENGTH;
+  }
 
   /** The memo key of a request text from this caller; a scope object seen before costs nothing. */
   key(surface: Surface, tier: Tier, scope: Scope, text: string): string {

@@ -192,7 +192,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
 
   /** The memo key and entry of a call that carries its text, when the state can be read. */
   function recall(call: PreflightCall, tier: Tier): { key: string; version: number; entry: MemoEntry | undefined } | undefined {
-    if (!isRestCall(call) || call.text === undefined || memo === undefined) return undefined;
+    if (!isRestCall(call) || call.text === undefined || memo === undefined || !memo.accepts(call.text)) return undefined;
     let version: number;
     try {
       version = runtime.current().snapshot.version;
