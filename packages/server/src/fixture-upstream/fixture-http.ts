@@ -86,7 +86,11 @@ export async function serveFixtureHttp(
       return;
     }
     // IncomingMessage declares `method?: string | undefined`; the adapter reads it the same way.
-    void handler(req as NodeIncomingMessageLike, res);
+    // A handler that fails answers 500 instead of ending the fixture with an unhandled rejection.
+    handler(req as NodeIncomingMessageLike, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
