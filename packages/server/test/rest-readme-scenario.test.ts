@@ -1,18 +1,27 @@
-// The new user's path, end to end with real processes: start the gateway (dist/bin/serve.js) on a
-// config that points at upstreams, then ONE curl (the README's, run by a shell when curl exists)
-// gets a verdict for a mix of ready, quarantined, pending, changed and unknown tools.
+// The new user's path, end to end with real processes: start the gateway (dist/bin/serve.js) on the
+// README's config (the same upstreams and flags, an ephemeral port and this run's directories), then
+// ONE curl (with the README's body, read from README.md, run by a shell when curl exists) gets a
+// verdict for a mix of ready, quarantined, pending, changed and unknown tools.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MAIN, SERVE_MAIN, TempDir } from './gateway-harness.js';
 
+/** The request body of the README's curl (README.md, "One curl"), read from the README itself. */
+const README_BODY = (() => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const body = /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/v1\/preflight[^]*?-d '([^']+)'/.exec(readme)?.[1];
+  if (body === undefined) throw new Error("README.md has no preflight curl with a -d '<body>'");
+  return body;
+})();
+
 /** The README snippet, with the listen origin and the data directory of this run. */
 const README_CURL = (origin: string, dataDir: string) =>
   `curl -s ${origin}/api/v1/preflight \\
   -H "X-API-Key: $(cat ${dataDir}/api-key)" \\
   -H 'Content-Type: application/json' \\
-  -d '{"tools":[{"id":"demo:echo"},{"id":"vendor:echo"},{"id":"review:newcomer"},{"id":"review:drifting"},{"id":"demo:ech"},{"id":"ghost:anything"}]}'`;
+  -d '${README_BODY}'`;
 
 const dir = new TempDir();
 const dataDir = join(dir.path, 'data');
@@ -57,7 +66,8 @@ beforeAll(async () => {
       data_dir: dataDir,
       servers: [
         demo('demo', { quarantined: false }),
-        demo('vendor', { quarantined: true }),
+        // As in the README: no quarantined flag, a new server starts quarantined (tool_quarantine is on).
+        demo('vendor', {}),
         { name: 'review', command: process.execPath, args: [FIXTURE_MAIN, '--tools', toolsFile, '--pid-file', pidFile], quarantined: false },
       ],
     }),
@@ -96,7 +106,7 @@ describe('the README curl', () => {
     const command = README_CURL(origin, dataDir);
     const text = hasCurl()
       ? execFileSync('sh', ['-c', command]).toString()
-      : JSON.stringify(await api('/api/v1/preflight', { method: 'POST', body: /-d '(.*)'$/.exec(command)![1]! }));
+      : JSON.stringify(await api('/api/v1/preflight', { method: 'POST', body: README_BODY }));
     const body = JSON.parse(text) as { verdict: string; tools: { id: string; status: string; reason?: string; did_you_mean?: string[] }[] };
     expect(body.verdict).toBe('unknown_ids');
     expect(body.tools.map((t) => [t.id, t.reason ?? t.status])).toEqual([
