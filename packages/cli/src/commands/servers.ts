@@ -53,7 +53,7 @@ function serverAction(action: ServerAction): CommandSpec {
 
 export const serverActions: readonly CommandSpec[] = (Object.keys(ACTIONS) as ServerAction[]).map(serverAction);
 
-/** NAME STATE ENABLED QUARANTINED TOOLS LAST_ERROR */
+/** NAME STATE ENABLED QUARANTINED SERVED/LISTED LAST_ERROR */
 export function serverTable(servers: readonly ServerInfo[]): string {
   if (servers.length === 0) return 'No servers.\n';
   const rows = servers.map((server) => [

@@ -22,7 +22,7 @@ export interface RestReply {
   readonly status: number;
   /** Serialised as JSON; absent = `text` is sent as it is. */
   readonly body?: unknown;
-  /** A pre-serialised JSON document (the OpenAPI document). */
+  /** A pre-serialised JSON body, sent as it is (the OpenAPI document, a preflight answer). */
   readonly text?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }

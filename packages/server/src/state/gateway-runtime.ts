@@ -39,8 +39,8 @@ export interface GatewayRuntime {
   /**
    * Forwards a call to the upstream and returns its result unchanged (tool errors included).
    * The caller has already gated it; this refuses only what must never reach an upstream
-   * (unknown, disabled or quarantined server, no live connection) by rejecting with an
-   * RuntimeError (runtime-error.ts).
+   * (unknown, disabled or quarantined server, a tool the server does not list, no live connection)
+   * by rejecting with a RuntimeError (runtime-error.ts).
    */
   callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult>;
   /** Every JSON-RPC message sent to any upstream since start (for zero-I/O tests). */

@@ -1,6 +1,7 @@
 /**
  * Why the runtime refused an operator action or could not forward a call. Callers branch on
- * `code` (REST maps unknown_* to 404, the MCP surface maps upstream_* to a tool error).
+ * `code` (REST maps unknown_* to 404; the MCP surface relays an upstream's JSON-RPC error, kept as
+ * the `cause`, as that error, and turns any other failure into a tool error).
  */
 export type RuntimeErrorCode =
   | 'unknown_server' // not in the configuration
