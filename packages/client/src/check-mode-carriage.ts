@@ -1,7 +1,7 @@
 import { checkValue, lenientValidators, MAX_TOOLS, type Policy } from '@mcpproxy/schema';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CarriageAnswer } from './carriage-answer.js';
-import { messageOf } from './request-meta.js';
+import { messageOf } from './message-of.js';
 
 export const DESCRIBE_TOOL = 'describe_tool';
 

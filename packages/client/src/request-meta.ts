@@ -1,5 +1,5 @@
 import { EXTENSION_ID } from '@mcpproxy/schema';
-import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { EXTENSION_MIRROR } from './required-tools-capabilities.js';
 
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -20,23 +20,4 @@ export function requestMeta(client: Client, era: 'legacy' | 'modern', own: Recor
     ...own,
     [CLIENT_CAPABILITIES_KEY]: { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSION_ID]: { ...EXTENSION_MIRROR } } },
   };
-}
-
-/** A result schema (Standard Schema v1) that accepts any object: the lenient validators judge it. */
-export const ANY_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
-  '~standard': {
-    version: 1,
-    vendor: 'mcpproxy',
-    validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
-  },
-};
-
-/** The JSON-RPC error code of a rejected request, when it was one. */
-export function jsonRpcCode(error: unknown): number | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'number' ? code : undefined;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,10 @@ import { checkValue, EXTENSION_ID, lenientValidators, reasonTreatment, worstVerd
 import type { Client } from '@modelcontextprotocol/client';
 import { extensionSupport } from './extension-support.js';
 import type { UnavailableTool } from './preflight-result.js';
-import { ANY_RESULT, jsonRpcCode, messageOf, requestMeta } from './request-meta.js';
+import { ANY_RESULT } from './any-result-schema.js';
+import { jsonRpcCode } from './json-rpc-code.js';
+import { messageOf } from './message-of.js';
+import { requestMeta } from './request-meta.js';
 import { treatTool, type WireToolVerdict } from './tool-treatment.js';
 
 export const TOOLS_RESOLVE = 'tools/resolve';

@@ -1,7 +1,7 @@
 import { checkValue, lenientValidators, REST_MAX_TOOLS, type Policy, type RestPreflightRequest } from '@mcpproxy/schema';
 import type { CarriageAnswer } from './carriage-answer.js';
 import type { RestCarriageOptions } from './preflight-result.js';
-import { messageOf } from './request-meta.js';
+import { messageOf } from './message-of.js';
 
 /** POST /api/v1/preflight on the gateway beside the MCP endpoint. */
 export async function restPreflight(rest: RestCarriageOptions, ids: readonly string[], policy: Policy | undefined, options: { signal?: AbortSignal; timeoutMs: number }): Promise<CarriageAnswer> {

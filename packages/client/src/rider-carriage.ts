@@ -1,7 +1,10 @@
 import { checkValue, EXTENSION_ID, lenientValidators, MAX_TOOLS, type Policy, type RequestRider } from '@mcpproxy/schema';
 import type { Client } from '@modelcontextprotocol/client';
 import type { ExtensionSupport } from './extension-support.js';
-import { ANY_RESULT, jsonRpcCode, messageOf, requestMeta } from './request-meta.js';
+import { ANY_RESULT } from './any-result-schema.js';
+import { jsonRpcCode } from './json-rpc-code.js';
+import { messageOf } from './message-of.js';
+import { requestMeta } from './request-meta.js';
 import type { CarriageAnswer } from './carriage-answer.js';
 
 /**

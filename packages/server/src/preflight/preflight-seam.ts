@@ -57,7 +57,8 @@ import { EvaluationMemo, MEMO_CAPACITY, type MemoEntry } from './evaluation-memo
 import { preflightActivityRecord } from './preflight-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
 import { acceptRequestId } from './request-id.js';
-import { delay, nextStateChange, publishedVersion, type PreflightRuntime } from './state-change.js';
+import { delay } from './abortable-delay.js';
+import { nextStateChange, publishedVersion, type PreflightRuntime } from './state-change.js';
 import { parseSurfaceRequest, type SurfaceRequest } from './surface-request.js';
 import { createWaitSlots, DEFAULT_WAIT_SLOTS, type WaitSlots } from './wait-slots.js';
 

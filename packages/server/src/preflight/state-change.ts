@@ -30,22 +30,6 @@ export function nextStateChange(runtime: PreflightRuntime, version: number, ms: 
   });
 }
 
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal?.aborted === true) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** The published version, or undefined when the state cannot be read. */
 export function publishedVersion(runtime: PreflightRuntime): number | undefined {
   try {
