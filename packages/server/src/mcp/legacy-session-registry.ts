@@ -86,11 +86,13 @@ export class LegacySessionRegistry {
       onsessionclosed: (id) => this.forget(id),
     });
     transport.onerror = (error) => this.options.onError?.(error);
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { authInfo: identityAuthInfo(identity) });
-    // No session came of it (not an initialize, or a rejected one): nothing may stay behind.
-    if (opened === undefined) await server.close().catch(() => undefined);
-    return response;
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(request, { authInfo: identityAuthInfo(identity) });
+    } finally {
+      // No session came of it (not an initialize, a rejected one, or a failure): nothing may stay behind.
+      if (opened === undefined) await server.close().catch(() => undefined);
+    }
   }
 
   private admit(entry: Entry): void {
