@@ -36,7 +36,7 @@ describe('--in-band', () => {
   it('the table and yaml forms are the same as over REST', async () => {
     const table = await inBand(['alpha:echo', 'slow:echo']);
     expect(table.code).toBe(10);
-    expect(table.stdout).toMatch(/^VERDICT: degraded_retryable \(exit 10\)\nCHECKED: \S+\nREQUEST: \S+\n\nID +STATUS +REASON +RETRYABLE +ACTION +DETAIL\n/);
+    expect(table.stdout).toMatch(/^VERDICT: degraded_retryable \(exit 10\)\nCHECKED: \S+\n\nID +STATUS +REASON +RETRYABLE +ACTION +DETAIL\n/);
     expect(table.stdout).toContain('1 of 2 tools unavailable: server_initializing\n');
     const yaml = parseYaml((await inBand(['alpha:echo', '-o', 'yaml'])).stdout) as Record<string, unknown>;
     expect(yaml).toMatchObject({ verdict: 'ready', exit_code: 0, carriage: 'rider', tools: [{ id: 'alpha:echo', status: 'ready' }] });

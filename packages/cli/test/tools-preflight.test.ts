@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 describe('exit codes and the table', () => {
-  it('0 ready: VERDICT, CHECKED, REQUEST lines, the columns, the summary', async () => {
+  it('0 ready: VERDICT, CHECKED lines, the columns, the summary', async () => {
     const run = await preflight(['alpha:echo']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(/^VERDICT: ready \(exit 0\)\nCHECKED: \d{4}-\d\d-\d\dT[\d:.]+Z\nREQUEST: [\w-]+\n\nID +STATUS +REASON +RETRYABLE +ACTION +DETAIL\nalpha:echo +ready +- +- +- +-\n\n1 of 1 tool ready\n$/);
+    expect(run.stdout).toMatch(/^VERDICT: ready \(exit 0\)\nCHECKED: \d{4}-\d\d-\d\dT[\d:.]+Z\n\nID +STATUS +REASON +RETRYABLE +ACTION +DETAIL\nalpha:echo +ready +- +- +- +-\n\n1 of 1 tool ready\n$/);
   });
 
   it('10 degraded_retryable: a server still starting', async () => {

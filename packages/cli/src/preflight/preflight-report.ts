@@ -60,12 +60,14 @@ export function preflightReport(answer: PreflightAnswer, carriage: Carriage, req
   };
 }
 
-/** The table form: VERDICT / CHECKED / REQUEST / optional WAITED lines, the columns, the summary. */
+/**
+ * The table form exactly as preflight-facts section 8 gives it: VERDICT / CHECKED / optional WAITED
+ * lines, the columns, the summary. The request id is in `-o json|yaml` (for `activity list --request-id`).
+ */
 export function preflightTable(report: PreflightReport, style: TerminalStyle): string {
   const head = [
     style.verdict(`VERDICT: ${report.verdict} (exit ${report.exit_code})`, report.verdict),
     `CHECKED: ${report.checked_at}`,
-    `REQUEST: ${report.request_id}`,
     ...(report.waited_ms === undefined ? [] : [`WAITED: ${report.waited_ms}ms`]),
   ];
   const rows = report.tools.map((tool) => [
