@@ -134,6 +134,18 @@ describe('tool_call activity records', () => {
     expect(records[2]!.metadata['duration_ms']).toBeGreaterThanOrEqual(250);
     expect(page.text).not.toContain('ARGUMENT-MUST-NOT-BE-LOGGED');
   });
+  it('keep at most 512 code units of a name the caller made up (tools/call does not bound it)', async () => {
+    const since = new Date().toISOString();
+    // Long enough to matter, short enough for the 2026-07-28 name header (Node reads at most 16 KiB of headers).
+    const tool = 'x'.repeat(8_000);
+    const result = await client.callTool({ name: `act:${tool}`, arguments: {} });
+    expect(result.isError).toBe(true);
+    const page = await operator.call('GET', `/api/v1/activity?type=tool_call&since=${since}`);
+    const [record] = page.body.records as { metadata: Record<string, unknown> }[];
+    expect(record!.metadata['tool']).toBe(`${'x'.repeat(511)}\u2026`);
+    expect(record!.metadata['reason']).toBe('not_found');
+    expect(page.text.length).toBeLessThan(4096);
+  });
 });
 
 describe('activity retention', () => {

@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/store/data-dir-lock.js';
 import { MIGRATIONS, migrate } from '../src/store/migrations.js';
+import { TRIM_EVERY_RECORDS } from '../src/store/sqlite-store.js';
 import { STORE_FILE_NAME, openStore } from '../src/store/store.js';
 import type { Store } from '../src/store/store.js';
 
@@ -289,6 +290,21 @@ describe('store contents', () => {
     expect((await store.queryActivity({ limit: 1000 })).length).toBe(30);
     expect(await store.pruneActivity({ maxRecords: 5, maxAgeDays: 30 }, now)).toBe(25);
     expect((await store.queryActivity({ limit: 1000 })).map((r) => r.request_id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
+  });
+
+  it('keeps the count limit of the last retention pass as it writes, trimming the oldest every TRIM_EVERY_RECORDS', async () => {
+    const store = open(tempDir());
+    const at = '2026-03-31T00:00:00.000Z';
+    expect(await store.pruneActivity({ maxRecords: 50, maxAgeDays: 30 }, new Date(at))).toBe(0);
+    const append = (i: number) => store.appendActivity({ type: 'preflight', timestamp: at, status: 'success', request_id: `r${i}`, metadata: {} });
+    // One batch of TRIM_EVERY_RECORDS - 1 records: no trim yet.
+    await Promise.all(Array.from({ length: TRIM_EVERY_RECORDS - 1 }, (_, i) => append(i)));
+    expect((await store.queryActivity({ limit: 1000 })).length).toBe(TRIM_EVERY_RECORDS - 1);
+    // The batch that crosses it is trimmed to the newest 50, whatever the hourly pass does.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => append(TRIM_EVERY_RECORDS - 1 + i)));
+    const left = await store.queryActivity({ limit: 1000 });
+    expect(left.length).toBe(50);
+    expect(left.map((r) => r.request_id)).toEqual(Array.from({ length: 50 }, (_, i) => `r${TRIM_EVERY_RECORDS + 8 - i}`));
   });
 
   it('rejects calls after close instead of answering from a dead handle', async () => {

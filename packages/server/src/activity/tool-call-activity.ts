@@ -14,6 +14,12 @@ export interface ToolCallEvent {
 
 export type ToolCallRecorder = (event: ToolCallEvent) => Promise<void>;
 
+/**
+ * The longest server or tool name a record keeps (UTF-16 code units), as long as a tool id may be.
+ * A refused call's name is whatever the caller sent, and tools/call puts no limit on it.
+ */
+export const RECORDED_NAME_MAX = 512;
+
 const STATUS: Readonly<Record<ToolCallEvent['outcome'], ToolCallActivityRecord['status']>> = {
   success: 'success',
   tool_error: 'error',
@@ -33,8 +39,8 @@ export function toolCallRecorder(store: Pick<Store, 'appendActivity'>, log?: (li
       status: STATUS[event.outcome],
       request_id: freshRequestId(),
       metadata: {
-        server: event.server,
-        tool: event.tool,
+        server: recordedName(event.server),
+        tool: recordedName(event.tool),
         outcome: event.outcome,
         ...(event.reason === undefined ? {} : { reason: event.reason }),
         duration_ms: Math.max(0, Math.round(event.duration_ms * 1000) / 1000),
@@ -46,4 +52,9 @@ export function toolCallRecorder(store: Pick<Store, 'appendActivity'>, log?: (li
       log?.(`activity: a tool_call record was lost: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
   };
+}
+
+/** The name as sent, or its first RECORDED_NAME_MAX - 1 code units and an ellipsis. */
+function recordedName(name: string): string {
+  return name.length <= RECORDED_NAME_MAX ? name : `${name.slice(0, RECORDED_NAME_MAX - 1)}\u2026`;
 }

@@ -32,6 +32,14 @@ const CHECKPOINT_INTERVAL_MS = 1000;
  * checkpoint stalls the event loop.
  */
 export const CHECKPOINT_THREAD_AFTER_RECORDS = 10_000;
+/**
+ * Activity records written between two trims to the count limit of the last retention pass. The
+ * runtime's full pass (age and count) runs hourly; a busy gateway writes millions of records in an
+ * hour, so the count limit is also applied as records are written.
+ */
+export const TRIM_EVERY_RECORDS = 1000;
+/** Rows one trim deletes at most: it runs on the event loop, so its pause stays at milliseconds. */
+const MAX_TRIM_ROWS = 10_000;
 
 interface ApprovalRow {
   server: string;
@@ -99,6 +107,9 @@ class SqliteStore implements Store {
   private readonly pendingActivity: PendingActivity[] = [];
   private checkpointer: StoreThread | undefined;
   private recordsCommitted = 0;
+  /** The count limit of the last retention pass, applied as records are written. */
+  private countLimit: number | undefined;
+  private recordsSinceTrim = 0;
 
   constructor(
     readonly dataDir: string,
@@ -265,6 +276,28 @@ class SqliteStore implements Store {
     batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: ids[i]! }));
     this.recordsCommitted += batch.length;
     if (this.recordsCommitted >= CHECKPOINT_THREAD_AFTER_RECORDS) this.startCheckpointThread();
+    this.recordsSinceTrim += batch.length;
+    if (this.countLimit !== undefined && this.recordsSinceTrim >= TRIM_EVERY_RECORDS) {
+      this.recordsSinceTrim = 0;
+      this.trimToCount(this.countLimit);
+    }
+  }
+
+  /**
+   * Deletes the oldest records beyond `limit`, at most MAX_TRIM_ROWS at a time. Ids are dense and
+   * grow with every record (AUTOINCREMENT; only pruning deletes), so the newest `limit` are the ids
+   * above MAX(id) - limit, and both bounds are index lookups.
+   */
+  private trimToCount(limit: number): void {
+    try {
+      const { lo, hi } = this.statements.activityIdRange.get() as { lo: number | null; hi: number | null };
+      if (lo === null || hi === null) return;
+      const bound = Math.min(hi - limit, lo + MAX_TRIM_ROWS - 1);
+      if (bound >= lo) this.statements.trimActivityTo.run(bound);
+    } catch {
+      // The records are committed; a trim that fails is retried after the next TRIM_EVERY_RECORDS,
+      // and the runtime's full pass still runs.
+    }
   }
 
   async queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
@@ -296,6 +329,7 @@ class SqliteStore implements Store {
   }
 
   async pruneActivity(retention: ActivityRetention, now: Date = new Date()): Promise<number> {
+    this.countLimit = Math.max(0, Math.trunc(retention.maxRecords));
     const cutoff = now.getTime() - retention.maxAgeDays * DAY_MS;
     return this.db.transaction(() => {
       const byAge = this.statements.pruneByAge.run(cutoff).changes;
@@ -358,6 +392,8 @@ function prepareStatements(db: Database) {
       'INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     pruneByAge: prepare('DELETE FROM activity_log WHERE ts_ms < ?'),
+    activityIdRange: prepare('SELECT MIN(id) AS lo, MAX(id) AS hi FROM activity_log'),
+    trimActivityTo: prepare('DELETE FROM activity_log WHERE id <= ?'),
     pruneByCount: prepare(
       'DELETE FROM activity_log WHERE id NOT IN (SELECT id FROM activity_log ORDER BY ts_ms DESC, id DESC LIMIT ?)',
     ),

@@ -117,7 +117,11 @@ export interface Store {
   appendActivity(record: ActivityInput): Promise<AppendedActivity>;
   /** Newest first (by timestamp, then id). */
   queryActivity(query: ActivityQuery): Promise<StoredActivity[]>;
-  /** Deletes records older than maxAgeDays and beyond the newest maxRecords; returns how many. */
+  /**
+   * Deletes records older than maxAgeDays and beyond the newest maxRecords; returns how many. The
+   * store keeps the count limit of the last call and applies it as it writes too (see
+   * TRIM_EVERY_RECORDS), so the log stays bounded between two full passes.
+   */
   pruneActivity(retention: ActivityRetention, now?: Date): Promise<number>;
 
   /** Closes the database and releases the data-dir lock. Idempotent. */
