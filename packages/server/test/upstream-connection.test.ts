@@ -200,11 +200,13 @@ describe('UpstreamConnection over Streamable HTTP', () => {
     const fixture = await startHttpFixture(['--require-token', 'open-sesame-123']);
     defer(() => fixture.stop());
     const stored: { credential?: string } = {};
-    const up = observe({ name: 'remote', transport: 'http', url: fixture.url, headers: {} }, { credential: async () => stored.credential });
+    // A query string is where URLs often carry secrets: last_error (shown to agent tokens) leaves it out.
+    const url = `${fixture.url}?api_key=not-for-agents`;
+    const up = observe({ name: 'remote', transport: 'http', url, headers: {} }, { credential: async () => stored.credential });
     up.connection.start();
     const pending = await up.until((st) => st.state === 'pending_auth');
     expect(pending).toMatchObject({ diagnostic_action: 'login', www_authenticate: 'Bearer realm="mcp-fixture", error="invalid_token"' });
-    expect(pending.last_error).toContain('401');
+    expect(pending.last_error).toBe(`${fixture.url} answered 401 Unauthorized`);
 
     stored.credential = 'open-sesame-123';
     await up.connection.restart();

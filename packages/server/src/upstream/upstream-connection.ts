@@ -314,8 +314,18 @@ export class UpstreamConnection {
     this.timer = undefined;
   }
 
+  /**
+   * The upstream as last_error names it. last_error reaches agent tokens (GET /api/v1/servers), so an
+   * HTTP upstream is named without userinfo, query or fragment, where credentials are often put.
+   */
   private describe(): string {
-    return this.spec.transport === 'http' ? this.spec.url : this.spec.command;
+    if (this.spec.transport !== 'http') return this.spec.command;
+    try {
+      const url = new URL(this.spec.url);
+      return `${url.origin}${url.pathname}`;
+    } catch {
+      return 'the upstream URL';
+    }
   }
 
   private explain(cause: unknown): string {
