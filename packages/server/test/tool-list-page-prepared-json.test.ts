@@ -62,6 +62,23 @@ describe('tools/list pages carry their prepared JSON', () => {
     );
   });
 
+  it('a cursor that starts off the page grid (made up, or from another listing) is answered but not kept', () => {
+    fc.assert(
+      fc.property(listingArb, fc.integer({ min: 2, max: 8 }), fc.nat(), (listing, pageSize, pick) => {
+        fc.pre(listing.entries.length > 1);
+        // A cursor naming any entry that does not end a page.
+        const offGrid = listing.entries.filter((_, i) => (i + 1) % pageSize !== 0 && i + 1 < listing.entries.length);
+        fc.pre(offGrid.length > 0);
+        const after = offGrid[pick % offGrid.length]!;
+        const cursor = Buffer.from(JSON.stringify([1, after.server, after.tool]), 'utf8').toString('base64url');
+        const page = toolListPage(listing, cursor, pageSize);
+        expect(page.tools[0]!.name).toBe(listing.entries[listing.entries.indexOf(after) + 1]!.definition.name);
+        expect(preparedJson(page)).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('a page cannot be changed after it is marked; a copy (e.g. with a rider) has no prepared JSON', () => {
     fc.assert(
       fc.property(listingArb, (listing) => {

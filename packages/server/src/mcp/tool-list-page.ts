@@ -15,6 +15,9 @@ export function toolListPage(listing: ServedListing, cursor: string | undefined,
   const end = Math.min(start + pageSize, listing.entries.length);
   const tools = Object.freeze(listing.entries.slice(start, end).map((entry) => entry.definition)) as ListToolsResult['tools'];
   const page: ListToolsResult = end >= listing.entries.length ? { tools } : { tools, nextCursor: encodeCursor(listing.entries[end - 1]!) };
+  // Only the pages a client reaches by following cursors from the first page are kept: a cursor a
+  // caller made up can start anywhere, and caching every start would hold N x pageSize definitions.
+  if (start % pageSize !== 0) return page;
   return withPreparedJson(page, () => pageJson(listing, start, end, page));
 }
 
