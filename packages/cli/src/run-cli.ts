@@ -4,6 +4,7 @@ import { CLI_VERSION } from './cli-version.js';
 import { parseCommandLine } from './command-line.js';
 import { COMMANDS, GROUPS } from './command-registry.js';
 import { commandHelp, groupHelp, mainHelp } from './help-text.js';
+import { terminalSafeLine } from './output/terminal-safe-line.js';
 
 const HELP = new Set(['-h', '--help']);
 
@@ -15,7 +16,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    io.stderr.write(`mcpproxy: ${error instanceof CliError ? error.message : `unexpected failure: ${messageOf(error)}`}\n`);
+    // The message may quote the gateway or an upstream: one line, shown literally.
+    io.stderr.write(`mcpproxy: ${terminalSafeLine(error instanceof CliError ? error.message : `unexpected failure: ${messageOf(error)}`)}\n`);
     return 1;
   }
 }

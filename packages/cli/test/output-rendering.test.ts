@@ -25,6 +25,18 @@ describe('yamlText', () => {
 });
 
 describe('textTable', () => {
+  it('shows what a gateway or an upstream sent literally: no control character reaches the terminal', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { minLength: 2, maxLength: 2 }), { maxLength: 4 }), (rows) => {
+        const lines = textTable(['A', 'B'], rows);
+        expect(lines).toHaveLength(rows.length + 1);
+        // eslint-disable-next-line no-control-regex -- looking for control characters
+        for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      }),
+    );
+    expect(textTable(['NAME'], [['evil\u001b]52;c;aGk=\u0007name']])).toEqual(['NAME', 'evil\\x1b]52;c;aGk=\\x07name']);
+  });
+
   it('aligns columns by the widest cell and never pads the last one', () => {
     expect(textTable(['ID', 'STATUS', 'DETAIL'], [['a:bb', 'ready', '-'], ['c', 'unavailable', 'x\ny']])).toEqual([
       'ID    STATUS       DETAIL',

@@ -1,10 +1,12 @@
+import { terminalSafeLine } from './terminal-safe-line.js';
+
 /**
- * Rows as aligned columns (two spaces apart, the last column unpadded). Cells are single lines:
- * a newline in a value (an upstream's error text) would break the layout, so it becomes a space.
+ * Rows as aligned columns (two spaces apart, the last column unpadded). Cells are single lines a
+ * terminal shows literally (terminalSafeLine): a newline in an upstream's error text would break the
+ * layout, an escape sequence in a tool name would reach the terminal.
  */
 export function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const clean = (cell: string) => cell.replace(/\s*[\r\n]+\s*/g, ' ');
-  const all = [headers, ...rows].map((row) => row.map(clean));
+  const all = [headers, ...rows].map((row) => row.map(terminalSafeLine));
   const widths = headers.map((_, column) => Math.max(...all.map((row) => width(row[column] ?? ''))));
   return all.map((row) =>
     row

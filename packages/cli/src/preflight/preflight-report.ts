@@ -2,6 +2,7 @@ import { toolIdKey } from '@mcpproxy/evaluator';
 import { reasonTreatment, VERDICT_EXIT_CODES, VERDICTS, worstVerdict, type Verdict } from '@mcpproxy/schema';
 import type { WireToolVerdict } from '@mcpproxy/client';
 import { CliError } from '../cli-error.js';
+import { terminalSafeLine } from '../output/terminal-safe-line.js';
 import { textTable } from '../output/text-table.js';
 import type { TerminalStyle } from '../output/terminal-style.js';
 
@@ -67,7 +68,7 @@ export function preflightReport(answer: PreflightAnswer, carriage: Carriage, req
 export function preflightTable(report: PreflightReport, style: TerminalStyle): string {
   const head = [
     style.verdict(`VERDICT: ${report.verdict} (exit ${report.exit_code})`, report.verdict),
-    `CHECKED: ${report.checked_at}`,
+    `CHECKED: ${terminalSafeLine(report.checked_at)}`,
     ...(report.waited_ms === undefined ? [] : [`WAITED: ${report.waited_ms}ms`]),
   ];
   const rows = report.tools.map((tool) => [
@@ -79,7 +80,7 @@ export function preflightTable(report: PreflightReport, style: TerminalStyle): s
     detailCell(tool),
   ]);
   const table = textTable(['ID', 'STATUS', 'REASON', 'RETRYABLE', 'ACTION', 'DETAIL'], rows);
-  return `${[...head, '', ...table, '', summaryLine(report.tools)].join('\n')}\n`;
+  return `${[...head, '', ...table, '', terminalSafeLine(summaryLine(report.tools))].join('\n')}\n`;
 }
 
 /** "2 of 5 tools unavailable: server_disabled, not_found" (reasons in order of first appearance). */
