@@ -51,6 +51,8 @@ describe('openStore', () => {
     const file = join(dir, STORE_FILE_NAME);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    // The WAL and its index hold the same secrets (upstream credentials) from the first write on.
+    for (const companion of ['-wal', '-shm']) expect(statSync(`${file}${companion}`).mode & 0o777, companion).toBe(0o600);
     const raw = new BetterSqlite3(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
