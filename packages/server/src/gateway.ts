@@ -6,6 +6,7 @@ import type { ResolvedConfig } from './config/gateway-config.js';
 import { allowedServersOf, createAgentTokenLookup, sha256Hex, type HashedAgentToken } from './http/agent-token-lookup.js';
 import { healthzRoute } from './http/healthz-route.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
+import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { mcpRoute } from './http/mcp-route.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
@@ -52,6 +53,17 @@ export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway
 export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
   const listen = parseListenAddress(config.listen);
   if (!options.stdio && !listen.ok) return { ok: false, error: { code: 'listen_invalid', message: `listen: ${listen.message}` } };
+  // Without require_mcp_auth a request without a token sees every configured server, which is safe on
+  // loopback only: reachable from the network, /mcp would hand every upstream tool to anyone.
+  if (!options.stdio && listen.ok && !config.require_mcp_auth && !isLoopbackHost(listen.address.host)) {
+    return {
+      ok: false,
+      error: {
+        code: 'listen_invalid',
+        message: `listen: ${config.listen} is reachable from the network, and without require_mcp_auth /mcp serves every configured server to callers without a token; set "require_mcp_auth": true (agent tokens on /mcp) or listen on 127.0.0.1`,
+      },
+    };
+  }
 
   const opened = openStore(config.data_dir);
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };

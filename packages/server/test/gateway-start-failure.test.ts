@@ -1,5 +1,6 @@
 // startGateway when the persisted state cannot be read or written: a value, never a throw, with the data
 // directory given back; and background failures of the runtime reach the gateway's log.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateAndResolve } from '../src/config/gateway-config.js';
@@ -34,6 +35,15 @@ describe('startGateway and a store that fails', () => {
     if (!resolved.ok) throw new Error(resolved.error.message);
     return resolved.config;
   }
+
+  it('refuses a listen address reachable from the network unless /mcp requires tokens (and binds nothing)', async () => {
+    const open = validateAndResolve({ listen: '0.0.0.0:0', data_dir: join(dir.path, 'exposed'), api_key: 'test-admin-key-0123456789', servers: [] }, join(dir.path, 'config.json'));
+    if (!open.ok) throw new Error(open.error.message);
+    const refused = await startGateway(open.config);
+    expect(refused).toEqual({ ok: false, error: { code: 'listen_invalid', message: expect.stringContaining('"require_mcp_auth": true') } });
+    // Refused before the store was opened: the data directory was never created.
+    expect(existsSync(join(dir.path, 'exposed'))).toBe(false);
+  });
 
   it('state that cannot be read is store_open_failed, naming the cause, and the data directory is free again', async () => {
     const failed = await startGateway(config('unreadable'), { wrapStore: (store) => new UnreadableApprovalsStore(store) });

@@ -703,7 +703,8 @@ export interface GatewayConfig {
   readonly reconnect_max_delay_ms?: number;
   /**
    * When true, /mcp requires an agent token (Authorization: Bearer); without one the answer
-   * is 401. When false, a request without a token sees every configured server.
+   * is 401. When false, a request without a token sees every configured server, so the
+   * gateway refuses to start unless listen is a loopback address.
    */
   readonly require_mcp_auth?: boolean;
   /**
