@@ -10,7 +10,16 @@ export interface HttpServerOptions {
   readonly listen: ListenAddress;
   readonly routes: readonly HttpRoute[];
   readonly onError?: (error: unknown) => void;
+  /** How long a client may take to send a whole request, headers and body (default REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs?: number;
 }
+
+/**
+ * A request (headers and body) must arrive within this; past it Node answers 408 and closes. It bounds
+ * only the request: an SSE response streams on for as long as it likes once the request is in.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+const HEADERS_TIMEOUT_MS = 30_000;
 
 export interface RunningHttpServer {
   /** Origin of the listener, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
@@ -23,16 +32,19 @@ export interface RunningHttpServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   // Known once listening (the port may be chosen by the OS); until then requests are refused.
   const guard: { allowed?: AllowedAuthorities } = {};
-  const server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node looks for expired requests on this interval (30 s by default, coarser than a short timeout).
+  const connectionsCheckingInterval = Math.min(HEADERS_TIMEOUT_MS, Math.max(100, Math.floor(requestTimeout / 4)));
+  const server = createServer({ connectionsCheckingInterval }, (req, res) => {
     void dispatch(req, res, guard.allowed, options).catch((error: unknown) => {
       options.onError?.(error);
       if (!res.headersSent) sendJson(res, 500, jsonRpcErrorBody(-32603, 'Internal error'));
       else res.destroy();
     });
   });
-  // Streamable HTTP keeps SSE responses open for long; only the header phase needs a bound.
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
+  // A client that trickles or stalls its request holds a socket (and a file descriptor) until this.
+  server.requestTimeout = requestTimeout;
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeout);
   await listen(server, options.listen);
   const port = (server.address() as AddressInfo).port;
   guard.allowed = allowedAuthorities(options.listen.host, port);
