@@ -48,6 +48,30 @@ describe('a broken gateway', () => {
     expect(run.stderr).toContain(said);
   });
 
+  it('a redirect is not followed: the admin key never travels to where it points', async () => {
+    let reached = 0;
+    const elsewhere = createServer((req, res) => {
+      reached += 1;
+      res.end(JSON.stringify({ servers: [] }));
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const redirecting = createServer((req, res) => {
+      res.writeHead(307, { location: `${target}${req.url ?? '/'}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = await runCli(['servers', 'list', '--url', `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, '--api-key', ADMIN_KEY]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('answered HTTP 307');
+      expect(reached).toBe(0);
+    } finally {
+      redirecting.close();
+      elsewhere.close();
+    }
+  });
+
   it('a gateway that never answers fails the call after its timeout, naming the gateway', async () => {
     const client = createRestClient({ origin: `${origin}/hangs`, credential: { kind: 'api-key', secret: ADMIN_KEY, source: 'test' } });
     const started = Date.now();

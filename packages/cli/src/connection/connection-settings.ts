@@ -49,6 +49,9 @@ export function resolveConnection(inputs: ConnectionInputs): ConnectionSettings 
 
   const url = flag('url') ?? fromEnv('MCPPROXY_URL');
   const origin = url !== undefined ? originOf(url) : originOfListen(config?.listen ?? DEFAULT_LISTEN);
+  // The keys found on this machine (the config's api_key, the stored key) go only to the gateway they
+  // belong to: the configured address, or one on this machine. Another --url needs an explicit credential.
+  const implicitKeyAllowed = url === undefined || isOnThisMachine(origin);
 
   const tokenFlag = inputs.tokenFlagIsConnection === false ? undefined : flag('token');
   const keyFlag = flag('api-key');
@@ -60,8 +63,15 @@ export function resolveConnection(inputs: ConnectionInputs): ConnectionSettings 
   if (tokenEnv !== undefined && keyEnv !== undefined) throw usageError('both MCPPROXY_API_KEY and MCPPROXY_TOKEN are set: unset one, or choose with --api-key or --token');
   if (keyEnv !== undefined) return { origin, credential: { kind: 'api-key', secret: keyEnv, source: 'MCPPROXY_API_KEY' } };
   if (tokenEnv !== undefined) return { origin, credential: { kind: 'token', secret: tokenEnv, source: 'MCPPROXY_TOKEN' } };
+  if (!implicitKeyAllowed) return { origin, credential: { kind: 'none', why: `${origin} is not on this machine, so no stored or configured admin key is sent to it` } };
   if (config?.api_key !== undefined) return { origin, credential: { kind: 'api-key', secret: config.api_key, source: `api_key of ${configPath ?? 'the config'}` } };
   return { origin, credential: storedApiKey(dataDirOf(config, env)) };
+}
+
+/** localhost, 127.0.0.0/8 or [::1]: the origin of a gateway on this machine. */
+function isOnThisMachine(origin: string): boolean {
+  const host = new URL(origin).hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** `<data_dir>/api-key`, the key `mcpproxy serve` generated on first start. */

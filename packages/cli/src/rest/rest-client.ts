@@ -52,7 +52,8 @@ export function createRestClient(connection: ConnectionSettings, fetchImpl: type
       const timedOut = () => new CliError('connection', `the gateway at ${origin} did not answer ${route.method} ${path} within ${timeoutMs / 1000} s`);
       let response: Response;
       try {
-        response = await fetchImpl(url, { method: route.method, headers, signal, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+        // Never follow a redirect: X-API-Key, unlike Authorization, would go along to another origin.
+        response = await fetchImpl(url, { method: route.method, headers, signal, redirect: 'manual', ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
       } catch (cause) {
         if (signal.aborted) throw timedOut();
         throw new CliError('connection', `cannot reach the gateway at ${origin}: ${networkReason(cause)} (is it running? start it with: mcpproxy serve)`);
