@@ -126,6 +126,9 @@ describe('require_mcp_auth', () => {
       const res = await postList(`${gateway.http.origin}/mcp`, {});
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      // Without a credential, a profile that exists and one that does not look the same.
+      for (const path of ['/mcp/p/dev', '/mcp/p/nope']) expect((await postList(`${gateway.http.origin}${path}`, {})).status, path).toBe(401);
+      expect((await postList(`${gateway.http.origin}/mcp/p/nope`, { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
       const client = new Client({ name: 't', version: '1' });
       await client.connect(transport(`${gateway.http.origin}/mcp`, TOKEN));
       expect((await rawListTools(client))._meta?.['test/scope']).toEqual({ allowed_servers: ['alpha'], profile_pin: 'dev' });

@@ -14,29 +14,31 @@ export type McpAuthentication =
 
 /**
  * The identity of one /mcp request: its bearer agent token (optional unless require_mcp_auth) and
- * the profile its path selects. Without a token the scope is every configured server.
+ * the profile its path selects. Without a token the scope is every configured server. Credentials
+ * are checked before the profile, so a caller without one cannot tell which profiles exist.
  */
 export async function authenticateMcpRequest(
   authorization: string | undefined,
   profile: string | undefined,
   policy: McpAuthenticationPolicy,
 ): Promise<McpAuthentication> {
+  let grant: Awaited<ReturnType<AgentTokenLookup['find']>> | undefined;
+  let secret: string | undefined;
+  if (authorization === undefined || authorization.trim() === '') {
+    if (policy.requireAuth) return { ok: false, status: 401, message: 'An agent token is required (Authorization: Bearer <token>)' };
+  } else {
+    secret = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (secret === undefined) return { ok: false, status: 401, message: 'Malformed Authorization header: expected "Bearer <token>"' };
+    grant = await policy.tokens.find(secret);
+    if (grant === undefined) return { ok: false, status: 401, message: 'Unknown agent token' };
+  }
   if (profile !== undefined && !policy.profileExists(profile)) {
     return { ok: false, status: 404, message: `Unknown profile: ${profile}` };
   }
   const profileKey = profile === undefined ? '' : `|p:${profile}`;
-  if (authorization === undefined || authorization.trim() === '') {
-    if (policy.requireAuth) return { ok: false, status: 401, message: 'An agent token is required (Authorization: Bearer <token>)' };
-    return {
-      ok: true,
-      identity: { key: `anonymous${profileKey}`, scope: { allowed_servers: '*', ...activeProfile(profile) } },
-    };
+  if (grant === undefined || secret === undefined) {
+    return { ok: true, identity: { key: `anonymous${profileKey}`, scope: { allowed_servers: '*', ...activeProfile(profile) } } };
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  const secret = match?.[1];
-  if (secret === undefined) return { ok: false, status: 401, message: 'Malformed Authorization header: expected "Bearer <token>"' };
-  const grant = await policy.tokens.find(secret);
-  if (grant === undefined) return { ok: false, status: 401, message: 'Unknown agent token' };
   return {
     ok: true,
     identity: {
