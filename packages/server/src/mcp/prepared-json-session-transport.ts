@@ -35,6 +35,8 @@ export class PreparedJsonSessionTransport implements Transport {
   readonly #http: WebStandardStreamableHTTPServerTransport;
   /** The HTTP exchange each in-flight request arrived in, by JSON-RPC id (as long as the SDK's own maps keep it). */
   readonly #exchangeOf = new Map<RequestId, Request>();
+  /** The ids of each exchange, so that an exchange that ends unanswered (a cancelled request) takes them along. */
+  readonly #idsOf = new WeakMap<Request, RequestId[]>();
   /** Messages per exchange; prepared bytes replace a body only when it answers exactly one. */
   readonly #messageCount = new WeakMap<Request, number>();
   readonly #preparedBody = new WeakMap<Request, Buffer>();
@@ -47,7 +49,14 @@ export class PreparedJsonSessionTransport implements Transport {
         // The SDK hands over every message of a POST before any handler can answer (handlers run
         // asynchronously), so the count is complete by the time a result is sent.
         this.#messageCount.set(exchange, (this.#messageCount.get(exchange) ?? 0) + 1);
-        if ('method' in message && 'id' in message) this.#exchangeOf.set(message.id, exchange);
+        if ('method' in message && 'id' in message) {
+          this.#exchangeOf.set(message.id, exchange);
+          const ids = this.#idsOf.get(exchange);
+          if (ids === undefined) {
+            this.#idsOf.set(exchange, [message.id]);
+            exchange.signal.addEventListener('abort', () => this.#forget(exchange), { once: true });
+          } else ids.push(message.id);
+        }
       }
       this.onmessage?.(message, extra);
     };
@@ -91,9 +100,20 @@ export class PreparedJsonSessionTransport implements Transport {
     return this.#http.send(message, related);
   }
 
+  /** Drops what is kept for an exchange that is over, answered or not (a cancelled request never is). */
+  #forget(exchange: Request): void {
+    for (const id of this.#idsOf.get(exchange) ?? []) if (this.#exchangeOf.get(id) === exchange) this.#exchangeOf.delete(id);
+    this.#idsOf.delete(exchange);
+  }
+
   /** Serves one HTTP exchange of the session (POST, GET stream, DELETE) through the SDK transport. */
   async handleRequest(request: Request, options: { authInfo: AuthInfo }): Promise<Response> {
-    const response = await this.#http.handleRequest(request, options);
+    let response: Response;
+    try {
+      response = await this.#http.handleRequest(request, options);
+    } finally {
+      this.#forget(request);
+    }
     const body = this.#preparedBody.get(request);
     if (body === undefined || response.status !== 200) return response;
     this.#preparedBody.delete(request);
