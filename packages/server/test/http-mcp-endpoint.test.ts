@@ -140,6 +140,37 @@ describe('require_mcp_auth', () => {
   });
 });
 
+describe('2025-11-25 sessions over the cap', () => {
+  it('a flood of sessions from one identity evicts its own, not another agent\'s', async () => {
+    const endpoint = createMcpEndpoint({ createServer: probeServer, maxLegacySessions: 3 });
+    const policy = {
+      tokens: createAgentTokenLookup([{ name: 'ci', sha256: sha256Hex(TOKEN), allowed_servers: ['alpha'], profile: 'dev' }]),
+      requireAuth: false,
+      profileExists: (name: string) => name === 'dev',
+    };
+    const http = await startHttpServer({ listen: { host: '127.0.0.1', port: 0 }, routes: [mcpRoute(endpoint, policy)] });
+    const legacy = () => new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    const clients: Client[] = [];
+    try {
+      const agent = legacy();
+      clients.push(agent);
+      await agent.connect(transport(`${http.origin}/mcp`, TOKEN));
+      for (let i = 0; i < 6; i++) {
+        const anonymous = legacy();
+        clients.push(anonymous);
+        await anonymous.connect(transport(`${http.origin}/mcp`));
+      }
+      expect([...endpoint.legacySessions()]).toHaveLength(3);
+      // The agent's session, the oldest of all, is still there and answers.
+      expect((await rawListTools(agent))._meta?.['test/scope']).toEqual({ allowed_servers: ['alpha'], profile_pin: 'dev' });
+    } finally {
+      for (const client of clients) await client.close().catch(() => undefined);
+      await endpoint.close();
+      await http.close();
+    }
+  });
+});
+
 // A legacy-looking (claim-less) tools/list POST: the shape a 2025 client sends inside its session.
 function postList(url: string, headers: Record<string, string>): Promise<Response> {
   return fetch(url, {

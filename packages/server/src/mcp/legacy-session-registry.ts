@@ -12,7 +12,7 @@ export interface LegacySession {
 
 export interface LegacySessionOptions {
   readonly createServer: (context: McpSessionContext) => Server;
-  /** Sessions beyond this evict the least recently used one. */
+  /** Sessions beyond this evict the least recently used one of the identity that holds the most. */
   readonly maxSessions: number;
   /** A session unused this long is closed; its client re-initializes on the 404. */
   readonly idleMs: number;
@@ -95,12 +95,21 @@ export class LegacySessionRegistry {
     }
   }
 
+  /**
+   * Over the cap, the session to go is the least recently used one of the identity (token, or the
+   * anonymous caller) that holds the most sessions: whoever opens sessions in a flood evicts its own,
+   * not those of the other agents.
+   */
   private admit(entry: Entry): void {
     this.entries.set(entry.id, entry);
     if (this.entries.size <= this.options.maxSessions) return;
+    const held = new Map<string, number>();
+    for (const candidate of this.entries.values()) held.set(candidate.identity.key, (held.get(candidate.identity.key) ?? 0) + 1);
+    const most = Math.max(...held.values());
     let oldest: Entry | undefined;
     for (const candidate of this.entries.values()) {
-      if (candidate !== entry && (oldest === undefined || candidate.lastSeen < oldest.lastSeen)) oldest = candidate;
+      if (candidate === entry || held.get(candidate.identity.key) !== most) continue;
+      if (oldest === undefined || candidate.lastSeen < oldest.lastSeen) oldest = candidate;
     }
     if (oldest !== undefined) this.evict(oldest);
   }
