@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
+import { TRIM_EVERY_RECORDS } from '../src/store/sqlite-store.js';
 import { ChildHandle } from './child-process-handle.js';
 import { catalogue } from './tool-catalogue.js';
 
@@ -218,10 +219,17 @@ async function run(origin: string, target: 'preflight' | 'healthz' | 'typo' | 'd
   return result;
 }
 
-function countPreflightRecords(): number {
+/**
+ * Records written and records kept. Only preflights write records in this run, and the log keeps the
+ * newest activity_max_records (10,000 by default), trimming as it writes; ids are never reused, so the
+ * highest id ever given (sqlite_sequence) is the number written.
+ */
+function activityRecords(): { written: number; kept: number } {
   const db = new BetterSqlite3(join(work, 'data', 'mcpproxy.db'), { readonly: true });
   try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE type = 'preflight'").get() as { n: number }).n;
+    const written = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'activity_log'").get() as { seq: number } | undefined)?.seq ?? 0;
+    const kept = (db.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE type = 'preflight'").get() as { n: number }).n;
+    return { written, kept };
   } finally {
     db.close();
   }
@@ -264,7 +272,7 @@ async function main(): Promise<void> {
   // + the one answer fetched for the reference server.
   const preflightAnswers = preflightPhases.reduce((sum, p) => sum + p.result['2xx'], 0) + warmUp['2xx'] + 1;
   // autocannon stops counting at the deadline; answers in flight then (at most one per connection) were still recorded.
-  const records = countPreflightRecords();
+  const { written: records, kept } = activityRecords();
   const inFlight = records - preflightAnswers;
   const recordsMatch = inFlight >= 0 && inFlight <= CONNECTIONS * (preflightPhases.length + 1);
   const healthz = phases[0]!.result.requests.average;
@@ -287,7 +295,7 @@ async function main(): Promise<void> {
     `- without the activity record (same gateway, store writes skipped), preflight / healthz: ${(ceiling[1]!.result.requests.average / ceiling[0]!.result.requests.average).toFixed(2)}x at ${ceiling[1]!.cpuUsPerRequest.toFixed(0)} µs per preflight: the ceiling for any activity store on the event loop`,
     `- reference floor / healthz throughput: ${(references[0]!.result.requests.average / healthz).toFixed(2)}x; its p99 at ${RATE} req/s: ${references[1]!.result.latency.p99} ms (a bare handler of the same exchange, no gateway)`,
     `- preflight p99 at ${RATE} req/s: ${p99} ms (target < 5 ms): ${p99 < 5 ? 'met' : 'NOT met'}`,
-    `- activity records: ${records} preflight records for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}`,
+    `- activity records: ${records} preflight records written for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}; ${kept} kept (activity_max_records 10,000, trimmed every ${TRIM_EVERY_RECORDS} records)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
