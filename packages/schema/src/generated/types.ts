@@ -657,11 +657,12 @@ export interface ToolMeta {
  */
 export interface GatewayConfig {
   /**
-   * Activity log retention by age, in days: older records are deleted.
+   * Activity log retention by age, in days: older records are deleted at start and every hour.
    */
   readonly activity_max_age_days?: number;
   /**
-   * Activity log retention by count: older records beyond this many are deleted.
+   * Activity log retention by count: older records beyond this many are deleted, as records
+   * are written (every 1,000) and in the hourly pass.
    */
   readonly activity_max_records?: number;
   /**
