@@ -1,4 +1,4 @@
-import { checkValue, lenientValidators, REST_MAX_TOOLS, type Policy, type RestPreflightRequest } from '@mcpproxy/schema';
+import { checkRestPreflightResponse, REST_MAX_TOOLS, type Policy, type RestPreflightRequest } from '@mcpproxy/schema';
 import type { CarriageAnswer } from './carriage-answer.js';
 import type { RestCarriageOptions } from './preflight-result.js';
 import { messageOf } from './message-of.js';
@@ -41,8 +41,7 @@ export async function restPreflight(rest: RestCarriageOptions, ids: readonly str
     const said = typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string' ? (parsed as { message: string; code?: string }) : undefined;
     return { ok: false, reason: `POST ${endpoint} answered ${response.status}${said === undefined ? '' : ` (${said.code ?? 'error'}: ${said.message})`}` };
   }
-  const agent = checkValue(lenientValidators.RestAgentPreflightResponse, parsed);
-  const checked = agent.ok ? agent : checkValue(lenientValidators.RestPreflightResponse, parsed);
+  const checked = checkRestPreflightResponse(parsed);
   if (!checked.ok) return { ok: false, reason: `POST ${endpoint} answered an invalid preflight response: ${checked.issues.map((i) => `${i.path || '/'} ${i.message}`).join('; ')}` };
   const { verdict, checked_at, request_id, tools } = checked.value;
   return { ok: true, answer: { verdict, checked_at, request_id, tools } };

@@ -6,4 +6,5 @@ export { strictValidators, lenientValidators } from './generated/validators.js';
 export type { DefName, StrictValidators, LenientValidators } from './generated/validators.js';
 export { checkValue, formatIssues, type CheckResult, type ValidationIssue } from './check-value.js';
 export { reasonTreatment, type ReasonTreatment } from './reason-treatment.js';
+export { checkRestPreflightResponse } from './rest-preflight-response.js';
 export { verdictRank, worstVerdict } from './verdict-order.js';

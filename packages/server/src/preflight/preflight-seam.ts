@@ -53,7 +53,7 @@ import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type S
 import type { Surface, Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 import { findPinConflict } from './conflicting-pins.js';
-import { EvaluationMemo, MEMO_CAPACITY, type MemoEntry } from './evaluation-memo.js';
+import { EvaluationMemo, type MemoEntry } from './evaluation-memo.js';
 import { preflightActivityRecord } from './preflight-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
 import { acceptRequestId } from './request-id.js';
@@ -120,8 +120,6 @@ export interface PreflightSeamOptions {
   readonly minReevaluateMs?: number;
   /** Milliseconds clock (default Date.now). */
   readonly now?: () => number;
-  /** Distinct request texts memoised per snapshot version (default MEMO_CAPACITY; 0 turns the memo off). */
-  readonly memoCapacity?: number;
 }
 
 export const MIN_REEVALUATE_MS = 250;
@@ -137,8 +135,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
   const now = options.now ?? Date.now;
   const spacing = options.minReevaluateMs ?? MIN_REEVALUATE_MS;
   const waitSlots = createWaitSlots(options.waitSlots ?? DEFAULT_WAIT_SLOTS);
-  const memoCapacity = options.memoCapacity ?? MEMO_CAPACITY;
-  const memo = memoCapacity > 0 ? new EvaluationMemo(memoCapacity) : undefined;
+  const memo = new EvaluationMemo();
 
   function evaluateCurrent(request: PreflightRequest, tier: Tier, scope: Scope): Evaluated | undefined {
     try {
@@ -193,7 +190,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
 
   /** The memo key and entry of a call that carries its text, when the state can be read. */
   function recall(call: PreflightCall, tier: Tier): { key: string; version: number; entry: MemoEntry | undefined } | undefined {
-    if (!isRestCall(call) || call.text === undefined || memo === undefined || !memo.accepts(call.text)) return undefined;
+    if (!isRestCall(call) || call.text === undefined || !memo.accepts(call.text)) return undefined;
     let version: number;
     try {
       version = runtime.current().snapshot.version;
@@ -257,7 +254,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       if (surfaceRequest.waitMs === undefined) {
         evaluated = done.first;
         if (recalled !== undefined && done.first.version === recalled.version) {
-          memo?.set(recalled.version, recalled.key, { surfaceRequest, evaluation: done.first.evaluation });
+          memo.set(recalled.version, recalled.key, { surfaceRequest, evaluation: done.first.evaluation });
         }
       } else {
         const signal = isRestCall(call) ? call.signal : undefined;

@@ -17,11 +17,6 @@ export interface RestRouteOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/**
- * Everything under /api/v1: authenticate (401), find the endpoint (404, 405 with Allow), check the
- * tier (403), then answer. Every error body is an ApiError carrying the request id, which is also
- * sent as X-Request-Id on every answer.
- */
 interface CompiledEndpoints {
   /** Endpoints whose path has no {param}, by their full path as it is usually sent. */
   readonly literal: ReadonlyMap<string, readonly RestEndpoint[]>;
@@ -34,11 +29,18 @@ function compileEndpoints(endpoints: readonly RestEndpoint[]): CompiledEndpoints
   const templated: { endpoint: RestEndpoint; template: PathTemplate }[] = [];
   for (const endpoint of endpoints) {
     templated.push({ endpoint, template: compilePathTemplate(endpoint.path) });
-    if (!endpoint.path.includes('{')) literal.set(`${API_PREFIX}${endpoint.path}`, [...(literal.get(`${API_PREFIX}${endpoint.path}`) ?? []), endpoint]);
+    if (endpoint.path.includes('{')) continue;
+    const path = `${API_PREFIX}${endpoint.path}`;
+    literal.set(path, [...(literal.get(path) ?? []), endpoint]);
   }
   return { literal, templated };
 }
 
+/**
+ * Everything under /api/v1: authenticate (401), find the endpoint (404, 405 with Allow), check the
+ * tier (403), then answer. Every error body is an ApiError carrying the request id, which is also
+ * sent as X-Request-Id on every answer.
+ */
 export function restRoute(options: RestRouteOptions): HttpRoute {
   const compiled = compileEndpoints(options.endpoints);
   return {

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 
@@ -13,6 +14,7 @@ export const AUTOCHECKPOINT_PAGES = 16_384;
  * checkpoint thread's own connection passes 0 (it checkpoints on its timer instead).
  */
 export function connectSqlite(path: string, autocheckpointPages: number = AUTOCHECKPOINT_PAGES): Database {
+  ownerOnly(path);
   const db = new BetterSqlite3(path);
   try {
     db.pragma('journal_mode = WAL');
@@ -24,5 +26,19 @@ export function connectSqlite(path: string, autocheckpointPages: number = AUTOCH
   } catch (cause) {
     db.close();
     throw cause;
+  }
+}
+
+/**
+ * The store holds upstream bearer credentials: its file is created readable by the owner only before
+ * SQLite opens it, since SQLite gives the WAL and its index the database file's mode; files an older
+ * version left readable by others are tightened.
+ */
+function ownerOnly(file: string): void {
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+  } catch {
+    // a filesystem without modes (still usable)
   }
 }

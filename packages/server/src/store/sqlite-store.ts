@@ -75,7 +75,7 @@ interface PendingActivity {
   reject(cause: unknown): void;
 }
 
-export type SqliteOpenResult = { ok: true; store: Store; path: string } | { ok: false; message: string };
+export type SqliteOpenResult = { ok: true; store: Store } | { ok: false; message: string };
 
 export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock): SqliteOpenResult {
   const path = join(dataDir, fileName);
@@ -87,7 +87,7 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
       db.close();
       return { ok: false, message: `${path}: ${migrated.message}` };
     }
-    return { ok: true, store: new SqliteStore(dataDir, path, db, lock), path };
+    return { ok: true, store: new SqliteStore(dataDir, path, db, lock) };
   } catch (cause) {
     db?.close();
     return { ok: false, message: `cannot open the store ${path}: ${cause instanceof Error ? cause.message : String(cause)}` };

@@ -1,5 +1,4 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { openSqliteStore } from './sqlite-store.js';
 
@@ -151,27 +150,12 @@ export function openStore(dataDir: string): { ok: true; store: Store } | { ok: f
     const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
     return { ok: false, error: { code, message: locked.error.message } };
   }
-  ownerOnly(join(dataDir, STORE_FILE_NAME));
   const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock);
   if (!opened.ok) {
     locked.lock.release();
     return { ok: false, error: { code: 'store_open_failed', message: opened.message } };
   }
   return { ok: true, store: opened.store };
-}
-
-/**
- * The store holds upstream bearer credentials: the database is created readable by the owner only
- * before SQLite opens it, since SQLite gives the WAL and its index the database file's mode; files
- * an older version left readable by others are tightened.
- */
-function ownerOnly(file: string): void {
-  try {
-    closeSync(openSync(file, 'a', 0o600));
-    for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
-  } catch {
-    // a filesystem without modes (still usable)
-  }
 }
 
 function text(cause: unknown): string {
