@@ -4,6 +4,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// `key in object` is also true for inherited keys: with a caller's key (`__proto__`,
+// `constructor`, `toString`) it answers yes for an object that has no such entry. A literal key we
+// chose ourselves is a type narrowing and stays allowed.
+const OWN_KEY_RULE = {
+  selector: "BinaryExpression[operator='in'][left.type!='Literal']",
+  message: 'A computed key with `in` also finds inherited keys (__proto__, constructor): use Object.hasOwn(object, key), or a Map or Set.',
+};
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/coverage/**', 'packages/schema/src/generated/**'],
@@ -18,6 +26,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "ImportDeclaration[source.value=/(^|\\/)(utils|helpers|misc|common)(\\.[jt]s)?$/]", message: 'Name a module after the one idea it holds.' },
+        OWN_KEY_RULE,
       ],
     },
   },
@@ -47,6 +56,7 @@ export default tseslint.config(
         'no-restricted-syntax': ['error',
           { selector: "ImportDeclaration[source.value=/(^|\\/)(utils|helpers|misc|common)(\\.[jt]s)?$/]", message: 'Name a module after the one idea it holds.' },
           { selector: 'ImportExpression', message: `${pure} No dynamic import.` },
+          OWN_KEY_RULE,
         ],
       },
     };

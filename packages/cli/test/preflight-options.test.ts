@@ -69,12 +69,14 @@ describe('the exit code', () => {
   const answer = (verdict: Verdict, tools: ReportTool[]) => ({ verdict, checked_at: 'now', request_id: 'r', tools });
 
   it('is the worse of the gateway verdict and the per-tool verdicts; unknown codes count as blocked', () => {
-    const codes = fc.option(fc.oneof(fc.constantFrom(...REASON_CODES), fc.stringMatching(/^[a-z_]{3,12}$/)), { nil: undefined });
+    // Inherited names (`__proto__`, `constructor`) are unknown codes like any other.
+    const unknown = fc.oneof(fc.stringMatching(/^[a-z_]{3,12}$/), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty'));
+    const codes = fc.option(fc.oneof(fc.constantFrom(...REASON_CODES), unknown), { nil: undefined });
     fc.assert(
       fc.property(fc.constantFrom(...VERDICTS), fc.array(codes, { minLength: 1, maxLength: 8 }), (server, reasons) => {
         const tools = reasons.map(tool);
         const report = preflightReport(answer(server, tools), 'rest', tools.map((t) => t.id));
-        const perTool = reasons.map((code) => (code === undefined ? 'ready' : code in REASONS ? REASONS[code as keyof typeof REASONS].verdict : 'blocked'));
+        const perTool = reasons.map((code) => (code === undefined ? 'ready' : Object.hasOwn(REASONS, code) ? REASONS[code as keyof typeof REASONS].verdict : 'blocked'));
         const expected = [server, ...perTool].reduce((a, b) => (VERDICTS.indexOf(a) >= VERDICTS.indexOf(b) ? a : b));
         return report.verdict === expected && report.exit_code === VERDICT_EXIT_CODES[expected];
       }),

@@ -16,13 +16,14 @@ describe('requiredToolsCapabilities', () => {
 });
 
 describe('treatment of per-tool results', () => {
-  const code = fc.oneof(fc.constantFrom(...REASON_CODES), fc.stringMatching(/^[a-z][a-z_]{2,20}$/));
+  // Inherited names (`constructor`, `__proto__`) are unknown codes like any other.
+  const code = fc.oneof(fc.constantFrom(...REASON_CODES), fc.stringMatching(/^[a-z][a-z_]{2,20}$/), fc.constantFrom('constructor', '__proto__', 'toString'));
   it('known codes take the registry; unknown codes are permanent, non-retryable, blocked, whatever the wire says', () => {
     fc.assert(
       fc.property(code, fc.boolean(), (reason, wireRetryable) => {
         const tool = treatTool({ id: 's:t', status: 'unavailable', reason, retryable: wireRetryable });
         if (tool.status !== 'unavailable') return false;
-        const entry = (REASONS as Record<string, { retryable: boolean; class: string } | undefined>)[reason];
+        const entry = Object.hasOwn(REASONS, reason) ? (REASONS as Record<string, { retryable: boolean; class: string }>)[reason] : undefined;
         if (entry === undefined) return !tool.known && !tool.retryable && tool.class === 'permanent' && setVerdict('ready', [tool]) === 'blocked';
         return tool.known && tool.retryable === entry.retryable && tool.class === entry.class;
       }),

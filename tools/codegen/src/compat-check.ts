@@ -31,7 +31,8 @@ export function diffRegistries(older: Registry, newer: Registry): RegistryDiff {
   if (!same(older.unknown_code, newer.unknown_code)) breaks.push('unknown_code changed');
   const statusChanged: string[] = [];
   for (const [code, old] of Object.entries(older.reasons)) {
-    const current = newer.reasons[code];
+    // Own entries only: `constructor` and `__proto__` are valid code names, and every object inherits them.
+    const current = Object.hasOwn(newer.reasons, code) ? newer.reasons[code] : undefined;
     if (current === undefined) {
       breaks.push(`code ${code} was removed or renamed: codes are never removed or renamed; deprecate it instead (status "deprecated", deprecated_in)`);
       continue;
@@ -46,7 +47,7 @@ export function diffRegistries(older: Registry, newer: Registry): RegistryDiff {
       else statusChanged.push(code);
     }
   }
-  const added = Object.keys(newer.reasons).filter((code) => !(code in older.reasons));
+  const added = Object.keys(newer.reasons).filter((code) => !Object.hasOwn(older.reasons, code));
   return { breaks, added, statusChanged };
 }
 

@@ -22,7 +22,7 @@ export function defKind(def: unknown, defs: Record<string, unknown>): DefKind {
   if (carriesRetryableRules(flat)) return 'verdict';
   if (flat['type'] === 'object' || 'properties' in flat || 'oneOf' in flat || 'anyOf' in flat) return 'object';
   const shapeKeys = ['type', 'enum', 'const', 'items', '$ref'];
-  if (shapeKeys.some((k) => k in flat)) return 'alias';
+  if (shapeKeys.some((k) => Object.hasOwn(flat, k))) return 'alias';
   return 'constraint';
 }
 

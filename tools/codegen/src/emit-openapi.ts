@@ -42,7 +42,7 @@ export function emitOpenApi(spec: Spec, set: SchemaSet): string {
   if ('schemas' in handWritten) {
     throw new CodegenError('spec_invalid', 'spec/rest-api.json: components.schemas is generated from spec/required-tools.schema.json; refer to #/components/schemas/<$defs name> instead');
   }
-  const unknown = [...componentRefs(restApi, new Set())].filter((name) => !(name in schemas));
+  const unknown = [...componentRefs(restApi, new Set())].filter((name) => !Object.hasOwn(schemas, name));
   if (unknown.length > 0) {
     throw new CodegenError('spec_invalid', `spec/rest-api.json refers to schemas the payload schema does not define: ${unknown.join(', ')}`);
   }

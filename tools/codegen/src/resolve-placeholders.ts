@@ -66,7 +66,7 @@ function placeholderSchema(form: unknown, registry: Registry, strength: Strength
 function resolveNode(node: unknown, registry: Registry, strength: Strength, at: string): unknown {
   if (Array.isArray(node)) return node.map((item, i) => resolveNode(item, registry, strength, `${at}/${i}`));
   if (!isObject(node)) return node;
-  if (PLACEHOLDER_KEY in node) {
+  if (Object.hasOwn(node, PLACEHOLDER_KEY)) {
     const extra = Object.keys(node).filter((k) => k !== PLACEHOLDER_KEY && !ANNOTATION_KEYS.has(k));
     if (extra.length > 0) {
       throw new CodegenError(

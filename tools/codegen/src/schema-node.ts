@@ -16,7 +16,7 @@ export function refName(node: unknown): string | undefined {
 }
 
 export function isPlaceholder(node: unknown): node is JsonSchema {
-  return isSchemaObject(node) && PLACEHOLDER_KEY in node;
+  return isSchemaObject(node) && Object.hasOwn(node, PLACEHOLDER_KEY);
 }
 
 export function defsOf(schema: JsonSchema | undefined): Record<string, unknown> {

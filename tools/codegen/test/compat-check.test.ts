@@ -133,6 +133,19 @@ describe('compatibility against spec/released', () => {
     );
   });
 
+  it('property: a code is added, then removed, by its own name, including names every object inherits', () => {
+    const codeName = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/), fc.constantFrom('constructor', 'to_string', 'hasOwnProperty', 'valueOf', '__proto__'));
+    fc.assert(
+      fc.property(codeName.filter((code) => !Object.hasOwn(v1.reasons, code)), (code) => {
+        const withCode = clone();
+        // defineProperty: a plain assignment to `__proto__` would set the prototype, not add an entry.
+        Object.defineProperty((withCode as unknown as Mutable).reasons, code, { value: { ...v1.reasons['tool_changed'] }, enumerable: true, writable: true, configurable: true });
+        expect(diffRegistries(v1, withCode).added).toEqual([code]);
+        expect(diffRegistries(withCode, v1).breaks).toContain(`code ${code} was removed or renamed: codes are never removed or renamed; deprecate it instead (status "deprecated", deprecated_in)`);
+      }),
+    );
+  });
+
   it('property: changing any immutable column of any code is a break', () => {
     const codesOf = Object.keys(v1.reasons);
     const change = fc.constantFrom<[string, (old: unknown) => unknown]>(

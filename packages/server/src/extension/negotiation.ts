@@ -9,7 +9,7 @@ const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** Whether this request was sent on the 2026-07-28 revision (it carries the per-request envelope). */
 export function isModernRequest(ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-  return envelope !== undefined && PROTOCOL_VERSION_KEY in envelope;
+  return envelope !== undefined && Object.hasOwn(envelope, PROTOCOL_VERSION_KEY);
 }
 
 /**
@@ -19,7 +19,7 @@ export function isModernRequest(ctx: ServerContext): boolean {
  */
 export function clientDeclaration(server: Server, ctx: ServerContext, id: string): unknown {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-  if (envelope !== undefined && CLIENT_CAPABILITIES_KEY in envelope) {
+  if (envelope !== undefined && Object.hasOwn(envelope, CLIENT_CAPABILITIES_KEY)) {
     return member(member(envelope[CLIENT_CAPABILITIES_KEY], 'extensions'), id);
   }
   // The accessor is deprecated for 2026-07-28 requests only; on a 2025-11-25 session it is the
@@ -47,7 +47,7 @@ export function isDeclared(declaration: unknown): boolean {
 }
 
 function member(value: unknown, key: string): unknown {
-  return isRecord(value) ? value[key] : undefined;
+  return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -15,7 +15,7 @@ export async function listToolsWithRider(server: Server, source: RequiredToolsSo
   const cursor = request.params?.cursor;
   const listing = await source.listTools(cursor === undefined ? {} : { cursor }, ctx);
   const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
-  if (meta === undefined || !(EXTENSION_ID in meta)) return listing;
+  if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return listing;
   if (!isNegotiated(clientDeclaration(server, ctx, EXTENSION_ID))) return listing;
 
   const outcome = await source.evaluate({ surface: 'mcp-rider', raw: meta[EXTENSION_ID] }, ctx);

@@ -59,7 +59,7 @@ export async function resolveTool(server: Server, source: RequiredToolsSource, p
 /** `{ policy }` of a negotiated rider on tools/resolve (the request names its one tool itself); anything else is -32602. */
 function riderPolicy(ctx: ServerContext): { policy: unknown } | undefined {
   const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
-  if (meta === undefined || !(EXTENSION_ID in meta)) return undefined;
+  if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return undefined;
   const rider = meta[EXTENSION_ID];
   const fault = (path: string, rule: string, message: string) =>
     inBandError({ kind: 'request', code: 'invalid_request', message, path, issues: [{ path, rule, message }] }, 'resolve');
