@@ -1,5 +1,6 @@
 // Shared test settings: every package's vitest.config.ts spreads these, so timeouts and
 // reporters are the same across the workspace.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // fast-check: a failure prints its seed, its path and the command that replays it.
+    setupFiles: [fileURLToPath(new URL('./vitest.fast-check.ts', import.meta.url))],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });
