@@ -3,8 +3,9 @@ import type { CommandSpec } from './command-spec.js';
 import { textTable } from './output/text-table.js';
 
 const CONNECTION_NOTE = [
-  'Where commands connect: --url or MCPPROXY_URL, else the --config file\'s listen address, else',
-  'http://127.0.0.1:8080. Credential: --api-key / MCPPROXY_API_KEY (operator), --token /',
+  'Where commands connect: --url or MCPPROXY_URL, else the address the gateway of the data directory',
+  'runs on (<data_dir>/gateway.json), else MCPPROXY_LISTEN, else the --config file\'s listen address,',
+  'else http://127.0.0.1:8080. Credential: --api-key / MCPPROXY_API_KEY (operator), --token /',
   'MCPPROXY_TOKEN (agent token), else the key in <data_dir>/api-key.',
 ].join('\n');
 

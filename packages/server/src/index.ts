@@ -9,7 +9,7 @@ export {
   type RunningGateway,
 } from './gateway.js';
 export { serveUntilStopped, type ServeFailureCode, type ServeOptions, type ServeOutcome } from './serve-until-stopped.js';
-export { EMBEDDED_DEFAULT, loadConfig, validateAndResolve, type ConfigError, type LoadConfigResult, type ResolvedConfig } from './config/gateway-config.js';
+export { EMBEDDED_DEFAULT, loadConfig, validateAndResolve, type ConfigError, type ConfigOverrides, type LoadConfigResult, type ResolvedConfig } from './config/gateway-config.js';
 export type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot, ServedTool } from './state/gateway-runtime.js';
 export { RuntimeError, type RuntimeErrorCode } from './state/runtime-error.js';
 // The app.mcpproxy/required-tools extension, usable on any SDK server with its own state provider.

@@ -2,7 +2,7 @@
 // SIGTERM, one-line failures for bad configuration and a locked data directory, the embedded
 // default (API key printed once), and MCP over stdio.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
@@ -17,7 +17,9 @@ interface Run {
 }
 
 function serve(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, [SERVE_MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The caller's own MCPPROXY_* settings (a developer's shell) must not steer these runs.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MCPPROXY_')));
+  const child = spawn(process.execPath, [SERVE_MAIN, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = {
     child,
     stdout: '',
@@ -121,58 +123,37 @@ describe('serve', () => {
     }
   }, PROCESS_TEST_TIMEOUT);
 
-  it('starts on the embedded default without a file and prints a generated API key once', async (ctx) => {
-    const env = { MCPPROXY_DATA_DIR: join(dir.path, 'embedded-data') };
-    const first = await serveOnDefaultPort(env);
-    if (first === undefined) {
-      ctx.skip(); // outside CI, something else holds 127.0.0.1:8080 for good
-      return;
-    }
-    expect(first.url).toBe('http://127.0.0.1:8080/mcp');
-    expect(first.run.stdout).toMatch(/API key/i);
-    const key = /^\s+(\S{16,})\s*$/m.exec(first.run.stdout)?.[1];
+  it('starts on the embedded default without a file and prints a generated API key once', async () => {
+    // --listen: the embedded default on any free port (config-embedded-default.test.ts pins 127.0.0.1:8080 as its address).
+    const dataDir = join(dir.path, 'embedded-data');
+    const env = { MCPPROXY_DATA_DIR: dataDir };
+    const first = serve(['--listen', '127.0.0.1:0'], env);
+    const url = await servingUrl(first);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(first.stdout).toMatch(/API key/i);
+    const key = /^\s+(\S{16,})\s*$/m.exec(first.stdout)?.[1];
     expect(key).toBeDefined();
-    first.run.child.kill('SIGTERM');
-    expect(await first.run.exited).toBe(0);
+    // While it runs, the data directory says where: the CLI finds a gateway on any port there.
+    expect(JSON.parse(readFileSync(join(dataDir, 'gateway.json'), 'utf8'))).toEqual({ pid: first.child.pid, origin: new URL(url).origin });
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'gateway.json'))).toBe(false);
 
-    const second = await serveOnDefaultPort(env);
-    expect(second).toBeDefined();
-    expect(second!.run.stdout).not.toContain(key!);
-    second!.run.child.kill('SIGTERM');
-    expect(await second!.run.exited).toBe(0);
-  }, 300_000);
+    // MCPPROXY_LISTEN does what --listen does; the key is not printed again.
+    const second = serve([], { ...env, MCPPROXY_LISTEN: '127.0.0.1:0' });
+    expect(await servingUrl(second)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(second.stdout).not.toContain(key!);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, PROCESS_TEST_TIMEOUT);
+
+  it('blames a bad --listen or MCPPROXY_LISTEN on where it came from, in one line', async () => {
+    const env = { MCPPROXY_DATA_DIR: join(dir.path, 'listen-data') };
+    const flag = serve(['--listen', 'nowhere'], env);
+    expect(await flag.exited).toBe(1);
+    expect(flag.stderr).toBe('mcpproxy: --listen: expected "host:port", got "nowhere"\n');
+    const fromEnv = serve([], { ...env, MCPPROXY_LISTEN: '127.0.0.1:99999' });
+    expect(await fromEnv.exited).toBe(1);
+    expect(fromEnv.stderr).toBe('mcpproxy: MCPPROXY_LISTEN: port out of range in "127.0.0.1:99999"\n');
+  }, PROCESS_TEST_TIMEOUT);
 });
-
-/**
- * `serve` on the embedded default (127.0.0.1:8080) once the port is free. The CLI's quick-start test
- * holds it for a while when both packages' tests run at once: wait, and start again if it took the
- * port between the probe and the bind. Undefined (a skip) only outside CI, after two minutes.
- */
-async function serveOnDefaultPort(env: Record<string, string>): Promise<{ run: Run; url: string } | undefined> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (await portFree(8080)) {
-      const run = serve([], env);
-      try {
-        return { run, url: await servingUrl(run) };
-      } catch (error) {
-        // An exited serve's last words may still be in the pipe.
-        if (run.child.exitCode !== null && !run.child.stderr!.readableEnded) await new Promise((resolve) => run.child.stderr!.once('end', resolve));
-        if (!run.stderr.includes('EADDRINUSE') || Date.now() > deadline) throw error;
-      }
-    }
-    if (Date.now() > deadline) {
-      if (process.env['CI'] !== undefined) throw new Error('127.0.0.1:8080 stayed busy for 2 minutes');
-      return undefined;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}

@@ -4,19 +4,23 @@ import { CliError } from '../cli-error.js';
 export const serve: CommandSpec = {
   words: ['serve'],
   summary: 'Run the gateway (MCP at /mcp and REST at /api/v1 on one HTTP listener, or MCP on stdio)',
-  usage: '[--config FILE] [--stdio]',
+  usage: '[--config FILE] [--listen HOST:PORT] [--stdio]',
   description: [
     'Without --config the embedded default runs: listen 127.0.0.1:8080, data in ~/.mcpproxy (or',
     'MCPPROXY_DATA_DIR), and a bundled demo upstream named "demo". On first start an admin API key',
     'is generated, printed once and stored in <data_dir>/api-key, where the other commands find it.',
+    '--listen (or MCPPROXY_LISTEN) replaces the configuration\'s listen address; port 0 takes any free',
+    'port. The address the gateway actually listens on is kept in <data_dir>/gateway.json while it',
+    'runs, and the other commands find it there.',
     'Stops cleanly on SIGINT or SIGTERM (and, with --stdio, when standard input closes).',
   ].join('\n'),
   options: {
     config: { type: 'string', short: 'c', label: '-c, --config FILE', description: 'Gateway configuration (JSON)' },
+    listen: { type: 'string', label: '--listen HOST:PORT', description: 'Listen here instead of the configured address (env MCPPROXY_LISTEN)' },
     stdio: { type: 'boolean', label: '--stdio', description: 'Serve MCP on standard input/output instead of HTTP' },
   },
   positionals: { min: 0, max: 0, name: '' },
-  examples: ['mcpproxy serve', 'mcpproxy serve --config ./mcpproxy.json', 'mcpproxy serve --stdio --config ./mcpproxy.json'],
+  examples: ['mcpproxy serve', 'mcpproxy serve --config ./mcpproxy.json', 'mcpproxy serve --listen 127.0.0.1:0', 'mcpproxy serve --stdio --config ./mcpproxy.json'],
   run,
 };
 
@@ -27,6 +31,8 @@ async function run(context: CommandContext): Promise<number> {
   const { serveUntilStopped } = await import('@mcpproxy/server');
   const served = await serveUntilStopped({
     configPath: values['config'] as string | undefined,
+    listen: values['listen'] as string | undefined,
+    env: io.env,
     stdio,
     // With --stdio, stdout carries MCP: everything for people goes to stderr.
     say: (line) => (stdio ? io.stderr : io.stdout).write(`${line}\n`),

@@ -4,10 +4,11 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { CliError, usageError } from '../cli-error.js';
 import type { OptionSpecs, ParsedValues } from '../command-spec.js';
 import { readGatewayAddressConfig, type GatewayAddressConfig } from './gateway-config-file.js';
+import { runningGatewayOrigin } from './running-gateway-origin.js';
 
 /** The options every command that talks to a running gateway takes. */
 export const CONNECTION_OPTIONS: OptionSpecs = {
-  url: { type: 'string', label: '--url URL', description: 'Gateway address, e.g. http://127.0.0.1:8080 (env MCPPROXY_URL; default: the config file\'s listen address, else 127.0.0.1:8080)' },
+  url: { type: 'string', label: '--url URL', description: 'Gateway address, e.g. http://127.0.0.1:8080 (env MCPPROXY_URL; default: where the gateway of the data directory runs, else MCPPROXY_LISTEN, else the config file\'s listen address, else 127.0.0.1:8080)' },
   'api-key': { type: 'string', label: '--api-key KEY', description: 'Admin API key, operator tier (env MCPPROXY_API_KEY; default: <data_dir>/api-key)' },
   token: { type: 'string', label: '--token TOKEN', description: 'Agent token, agent tier (env MCPPROXY_TOKEN)' },
   config: { type: 'string', short: 'c', label: '-c, --config FILE', description: 'Gateway configuration file to take the address and data directory from' },
@@ -37,7 +38,9 @@ export interface ConnectionInputs {
 
 /**
  * Where to connect and with which credential. Flags beat environment variables, which beat the
- * configuration file and the key the gateway stored in its data directory. An agent token and an
+ * configuration file and the key the gateway stored in its data directory. Without --url the address
+ * is the one the gateway of the data directory recorded while it runs (it may listen on any free
+ * port), else MCPPROXY_LISTEN, else the configuration's listen, as `serve` takes them. An agent token and an
  * API key given at the same level are ambiguous: an error, not a silent choice.
  */
 export function resolveConnection(inputs: ConnectionInputs): ConnectionSettings {
@@ -48,7 +51,10 @@ export function resolveConnection(inputs: ConnectionInputs): ConnectionSettings 
   const config = configPath === undefined ? undefined : readGatewayAddressConfig(configPath);
 
   const url = flag('url') ?? fromEnv('MCPPROXY_URL');
-  const origin = url !== undefined ? originOf(url) : originOfListen(config?.listen ?? DEFAULT_LISTEN);
+  const origin =
+    url !== undefined
+      ? originOf(url)
+      : (runningGatewayOrigin(dataDirOf(config, env)) ?? originOfListen(fromEnv('MCPPROXY_LISTEN') ?? config?.listen ?? DEFAULT_LISTEN));
   // The keys found on this machine (the config's api_key, the stored key) go only to the gateway they
   // belong to: the configured address, or one on this machine. Another --url needs an explicit credential.
   const implicitKeyAllowed = url === undefined || isOnThisMachine(origin);

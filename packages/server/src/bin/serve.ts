@@ -1,20 +1,20 @@
 #!/usr/bin/env node
-// The server package's own start command, `serve [--config FILE] [--stdio]`: the gateway without the
+// The server package's own start command, `serve [--config FILE] [--listen HOST:PORT] [--stdio]`: the gateway without the
 // CLI package (`mcpproxy serve` runs the same serveUntilStopped). Failures are one line on stderr and
 // exit 1, never a stack trace.
 import { parseArgs } from 'node:util';
 import { serveUntilStopped } from '../serve-until-stopped.js';
 
-const USAGE = 'usage: serve [--config FILE] [--stdio]';
+const USAGE = 'usage: serve [--config FILE] [--listen HOST:PORT] [--stdio]   (MCPPROXY_LISTEN: as --listen)';
 
 async function main(argv: readonly string[]): Promise<number> {
-  let values: { config?: string | undefined; stdio?: boolean | undefined; help?: boolean | undefined };
+  let values: { config?: string | undefined; listen?: string | undefined; stdio?: boolean | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: { config: { type: 'string', short: 'c' }, stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string', short: 'c' }, listen: { type: 'string' }, stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (error) {
     return fail(`${messageOf(error)}\n${USAGE}`);
@@ -26,6 +26,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const stdio = values.stdio === true;
   const served = await serveUntilStopped({
     configPath: values.config,
+    listen: values.listen,
     stdio,
     say: (line) => (stdio ? process.stderr : process.stdout).write(`${line}\n`),
     log: (line) => process.stderr.write(`mcpproxy: ${line}\n`),

@@ -30,3 +30,6 @@ export const SERVER_DEFAULTS = {
 
 /** Overrides the default data directory (tests, and running several gateways side by side). */
 export const DATA_DIR_ENV = 'MCPPROXY_DATA_DIR';
+
+/** Replaces the configuration's listen address (`serve --listen` wins over it). The CLI reads it too. */
+export const LISTEN_ENV = 'MCPPROXY_LISTEN';

@@ -55,14 +55,19 @@ export interface ConfigError {
   readonly message: string;
 }
 
+/** What the command line (or its environment) sets over the file: `--listen` / MCPPROXY_LISTEN. */
+export interface ConfigOverrides {
+  readonly listen?: string;
+}
+
 export type LoadConfigResult = { ok: true; config: ResolvedConfig } | { ok: false; error: ConfigError };
 
 /**
  * Loads the gateway configuration from `path`, or the embedded default when there is none.
  * Bad configuration is an error value naming the file, the place in it and what is wrong.
  */
-export async function loadConfig(path: string | undefined): Promise<LoadConfigResult> {
-  if (path === undefined) return resolveConfig(embeddedDefaultConfig(), EMBEDDED_DEFAULT, process.cwd());
+export async function loadConfig(path: string | undefined, overrides: ConfigOverrides = {}): Promise<LoadConfigResult> {
+  if (path === undefined) return resolveConfig({ ...embeddedDefaultConfig(), ...overrides }, EMBEDDED_DEFAULT, process.cwd());
   const file = resolve(path);
   let text: string;
   try {
@@ -72,7 +77,12 @@ export async function loadConfig(path: string | undefined): Promise<LoadConfigRe
   }
   const parsed = parseJson(text.startsWith('\uFEFF') ? text.slice(1) : text, file);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  return validateAndResolve(parsed.value, file);
+  const value = overrides.listen !== undefined && isObject(parsed.value) ? { ...parsed.value, listen: overrides.listen } : parsed.value;
+  return validateAndResolve(value, file);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The same checks for a configuration already in memory (`source` names it in messages). */
