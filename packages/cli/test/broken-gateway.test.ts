@@ -74,10 +74,9 @@ describe('a broken gateway', () => {
 
   it('a gateway that never answers fails the call after its timeout, naming the gateway', async () => {
     const client = createRestClient({ origin: `${origin}/hangs`, credential: { kind: 'api-key', secret: ADMIN_KEY, source: 'test' } });
-    const started = Date.now();
+    // The event is the timeout's own error; a call that hung instead would run into the test's timeout.
     const call = client.call('preflight', { body: { tools: [{ id: 'demo:echo' }] }, timeoutMs: 300 });
     await expect(call).rejects.toThrow(CliError);
     await expect(call).rejects.toMatchObject({ code: 'connection', message: expect.stringContaining('did not answer POST /api/v1/preflight within 0.3 s') });
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

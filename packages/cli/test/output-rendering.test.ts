@@ -59,11 +59,15 @@ describe('terminalStyle', () => {
 describe('the --wait progress indicator', () => {
   it('draws on a terminal and erases its line when stopped; nothing on a pipe or without a budget', async () => {
     const written: string[] = [];
-    const progress = startProgress({ write: (text: string) => written.push(text), isTTY: true }, 'waiting for demo:echo', 2000);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Redrawn by its timer: wait for the third frame (an event, however slow the machine), then stop.
+    let thirdFrame: () => void = () => undefined;
+    const drawnThrice = new Promise<void>((resolve) => (thirdFrame = resolve));
+    const progress = startProgress({ write: (text: string) => (written.push(text) === 3 ? thirdFrame() : undefined), isTTY: true }, 'waiting for demo:echo', 2000);
+    await drawnThrice;
     progress.stop();
-    expect(written[0]).toMatch(/^\r[|/\\-] waiting for demo:echo 0\.\ds \/ 2\.0s$/);
-    expect(written.length).toBeGreaterThanOrEqual(3);
+    expect(written[0]).toMatch(/^\r[|/\\-] waiting for demo:echo \d+\.\ds \/ 2\.0s$/);
+    expect(written.slice(0, 3).map((line) => line[1])).toEqual(['|', '/', '-']);
+    expect(written).toHaveLength(4);
     expect(written.at(-1)).toBe('\r\u001b[2K');
     const piped: string[] = [];
     startProgress({ write: (text: string) => piped.push(text) }, 'x', 2000).stop();

@@ -7,6 +7,8 @@ import { createPreflightSeam, type PreflightSeam } from '../src/preflight/prefli
 import type { PreflightRuntime } from '../src/preflight/state-change.js';
 import type { PublishedState } from '../src/state/gateway-runtime.js';
 import { cleanupAfterEach } from './cleanup-after-each.js';
+import { ManualClock, settle } from './manual-clock.js';
+import { ReplayRuntime } from './replay-runtime.js';
 import { FailingActivityStore } from './failing-activity-store.js';
 import { tool } from './fixture-process.js';
 import { fixtureServer, startHarness, type Harness } from './runtime-harness.js';
@@ -243,97 +245,124 @@ describe('preflight seam: the activity record', () => {
 });
 
 describe('preflight seam: wait_ms', () => {
-  it('does not wait for a verdict that is not degraded_retryable', async () => {
-    const h = await world();
-    const started = Date.now();
-    const outcome = await seamOf(h).run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'alpha:echo' }, { id: 'alpha:nope' }], wait_ms: 5000 } });
-    expect(outcome.ok && [outcome.result.verdict, outcome.result.waited_ms]).toEqual(['unknown_ids', 0]);
-    expect(Date.now() - started).toBeLessThan(1000);
-  });
-
-  it('waits while initializing, stops early when the server becomes ready, and writes one record', async () => {
+  // Waits run on a clock the test moves by hand, over real states the test publishes when it means
+  // to: the spacing and waited_ms asserted below are exact, whatever the machine's load.
+  async function waitWorld(): Promise<{ h: Harness; retryable: PublishedState; ready: PublishedState }> {
     const s = scratch();
     const file = s.writeTools('slow.json', [tool('t')]);
     const h = await world([fixtureServer('slow', ['--tools', file, '--start-delay-ms', '1500'], { quarantined: false })]);
-    expect(h.server('slow').connection.state).not.toBe('ready');
-    const outcome = await seamOf(h).run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'slow:t' }], wait_ms: 8000 }, requestId: 'waits' });
-    expect(outcome.ok).toBe(true);
-    if (!outcome.ok) return;
-    expect(outcome.result.verdict).toBe('ready');
-    expect(outcome.result.waited_ms).toBeGreaterThan(300);
-    expect(outcome.result.waited_ms).toBeLessThan(6000);
+    const retryable = h.runtime.current();
+    expect(retryable.snapshot.servers.get('slow')?.connection.state).not.toBe('ready');
+    await h.until('slow', (server) => server.connection.state === 'ready');
+    return { h, retryable, ready: h.runtime.current() };
+  }
+
+  function waitingSeam(h: Harness, initial: PublishedState, options: { minReevaluateMs?: number } = {}) {
+    const clock = new ManualClock();
+    const runtime = new ReplayRuntime(initial, () => clock.now());
+    const seam = createPreflightSeam({ runtime, activity: h.store, clock, ...options });
+    const call = (wait_ms: number, requestId?: string) => seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'slow:t' }], wait_ms }, requestId });
+    return { clock, runtime, seam, call };
+  }
+
+  it('does not wait for a verdict that is not degraded_retryable', async () => {
+    const { h, ready } = await waitWorld();
+    const { clock, seam } = waitingSeam(h, ready);
+    const outcome = await seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'alpha:echo' }, { id: 'alpha:nope' }], wait_ms: 5000 } });
+    expect(outcome.ok && [outcome.result.verdict, outcome.result.waited_ms]).toEqual(['unknown_ids', 0]);
+    expect([clock.setCount, seam.waitSlots.inUse]).toEqual([0, 0]);
+  });
+
+  it('waits while initializing, stops at the change that makes the server ready, and writes one record', async () => {
+    const { h, retryable, ready } = await waitWorld();
+    const { clock, runtime, seam, call } = waitingSeam(h, retryable);
+    const answer = call(8000, 'waits');
+    await settle();
+    expect(seam.waitSlots.inUse).toBe(1);
+    await clock.advance(400);
+    runtime.publish(ready);
+    const outcome = await answer;
+    expect(outcome.ok && [outcome.result.verdict, outcome.result.waited_ms]).toEqual(['ready', 400]);
+    expect(runtime.evaluations).toEqual([0, 400]);
+    expect(clock.pending).toBe(0);
     const records = await recordsOf(h, 'waits');
     expect(records.map((r) => (r.metadata as { verdict: string }).verdict)).toEqual(['ready']);
   });
 
-  it('re-evaluates no faster than every 250 ms while the state keeps changing', async () => {
-    // A real upstream that exits at once: the runtime publishes connecting/error flips every ~50 ms.
-    const h = await world([{ name: 'flap', command: process.execPath, args: ['-e', 'process.exit(3)'], quarantined: false }], {
-      reconnect_initial_delay_ms: 20,
-      reconnect_max_delay_ms: 40,
-    });
-    const evaluations: number[] = [];
+  it('re-evaluates no faster than every 250 ms while the state keeps changing, and answers at the deadline', async () => {
+    const { h, retryable } = await waitWorld();
+    const { clock, runtime, call } = waitingSeam(h, retryable);
+    const answer = call(1600);
+    let settled = false;
+    void answer.then(() => (settled = true));
+    await settle();
+    // A new state every 50 ms, each still retryable (a flapping upstream).
     let published = 0;
-    const unsubscribe = h.runtime.subscribe(() => (published += 1));
-    defer(unsubscribe);
-    // Instrumented view of the real runtime: records when an evaluation reads the prepared snapshot.
-    class ObservedRuntime implements PreflightRuntime {
-      current(): PublishedState {
-        const state = h.runtime.current();
-        return {
-          snapshot: state.snapshot,
-          get prepared() {
-            evaluations.push(performance.now());
-            return state.prepared;
-          },
-        };
-      }
-      subscribe(listener: (state: PublishedState) => void): () => void {
-        return h.runtime.subscribe(listener);
-      }
+    while (!settled && clock.now() < 2000) {
+      await clock.advance(50);
+      runtime.publish(retryable);
+      published += 1;
+      await settle();
     }
-    const seam = createPreflightSeam({ runtime: new ObservedRuntime(), activity: h.store });
-    const outcome = await seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'flap:t' }], wait_ms: 1600 } });
+    const outcome = await answer;
     expect(outcome.ok && outcome.result.verdict).toBe('degraded_retryable');
-    // It answers at the first change it could no longer look at before the deadline (the last 250 ms).
-    expect(outcome.ok && outcome.result.waited_ms).toBeGreaterThanOrEqual(1300);
-    expect(published).toBeGreaterThan(evaluations.length);
-    expect(evaluations.length).toBeGreaterThanOrEqual(3);
-    const gaps = evaluations.slice(1).map((t, i) => t - evaluations[i]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(249);
+    expect(runtime.evaluations).toEqual([0, 250, 500, 750, 1000, 1250, 1500]);
+    // The change published at 1500, just after that evaluation, could be looked at no sooner than 1750
+    // (the last evaluation + 250), after the 1600 deadline: the answer comes with it, at once.
+    expect(outcome.ok && outcome.result.waited_ms).toBe(1500);
+    expect(published).toBeGreaterThan(runtime.evaluations.length);
   });
 
   it('answers at once when the state changes but the next evaluation would fall after the deadline', async () => {
-    // The same flapping upstream; with evaluations at most every 10 s, the first change inside a 3 s wait
-    // can no longer be looked at: the verdict cannot change, so the caller is not held to the deadline.
-    const h = await world([{ name: 'flap', command: process.execPath, args: ['-e', 'process.exit(3)'], quarantined: false }], {
-      reconnect_initial_delay_ms: 20,
-      reconnect_max_delay_ms: 40,
-    });
-    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store, minReevaluateMs: 10_000 });
-    const started = Date.now();
-    const outcome = await seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'flap:t' }], wait_ms: 3000 } });
-    expect(outcome.ok && outcome.result.verdict).toBe('degraded_retryable');
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(outcome.ok && outcome.result.waited_ms).toBeLessThan(1500);
+    const { h, retryable } = await waitWorld();
+    const { clock, runtime, call } = waitingSeam(h, retryable, { minReevaluateMs: 10_000 });
+    const answer = call(3000);
+    await settle();
+    await clock.advance(100);
+    runtime.publish(retryable);
+    const outcome = await answer;
+    expect(outcome.ok && [outcome.result.verdict, outcome.result.waited_ms]).toEqual(['degraded_retryable', 100]);
+    expect(runtime.evaluations).toEqual([0]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('answers at the deadline when nothing changes', async () => {
+    const { h, retryable } = await waitWorld();
+    const { clock, runtime, call } = waitingSeam(h, retryable);
+    const answer = call(1200);
+    let settled = false;
+    void answer.then(() => (settled = true));
+    await clock.advance(1199);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const outcome = await answer;
+    expect(outcome.ok && [outcome.result.verdict, outcome.result.waited_ms]).toEqual(['degraded_retryable', 1200]);
+    expect(runtime.evaluations).toEqual([0]);
   });
 
   it('has four wait slots: a fifth concurrent wait answers at once with waited_ms 0, never queued', async () => {
-    const s = scratch();
-    const file = s.writeTools('stuck.json', [tool('t')]);
-    const h = await world([fixtureServer('stuck', ['--tools', file, '--start-delay-ms', '60000'], { quarantined: false })], { upstream_timeout_ms: 60_000 });
-    const seam = seamOf(h);
-    const call = (requestId: string, wait_ms: number) => seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'stuck:t' }], wait_ms }, requestId });
-    const waiting = [0, 1, 2, 3].map((i) => call(`slot-${i}`, 1200));
-    await new Promise((r) => setTimeout(r, 50));
+    const { h, retryable } = await waitWorld();
+    const { clock, seam, call } = waitingSeam(h, retryable);
+    const waiting = [0, 1, 2, 3].map((i) => call(1200, `slot-${i}`));
+    await settle();
     expect(seam.waitSlots.inUse).toBe(4);
-    const started = Date.now();
-    const fifth = await call('fifth', 1200);
-    expect(Date.now() - started).toBeLessThan(200);
+    const fifth = await call(1200, 'fifth');
     expect(fifth.ok && [fifth.result.verdict, fifth.result.waited_ms]).toEqual(['degraded_retryable', 0]);
-    const settled = await Promise.all(waiting);
-    for (const outcome of settled) expect(outcome.ok && outcome.result.waited_ms).toBeGreaterThanOrEqual(1100);
+    await clock.advance(1200);
+    const settledOutcomes = await Promise.all(waiting);
+    for (const outcome of settledOutcomes) expect(outcome.ok && outcome.result.waited_ms).toBe(1200);
     expect(seam.waitSlots.inUse).toBe(0);
     for (const id of ['slot-0', 'slot-1', 'slot-2', 'slot-3', 'fifth']) expect(await recordsOf(h, id)).toHaveLength(1);
+  });
+
+  it('runs on the real clock by default: a real wait ends when the real server becomes ready', async () => {
+    const s = scratch();
+    const file = s.writeTools('slow.json', [tool('t')]);
+    const h = await world([fixtureServer('slow', ['--tools', file, '--start-delay-ms', '1500'], { quarantined: false })]);
+    expect(h.server('slow').connection.state).not.toBe('ready');
+    const outcome = await seamOf(h).run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'slow:t' }], wait_ms: 10_000 } });
+    // Ready before the deadline: the wait ended on the change, not on time.
+    expect(outcome.ok && outcome.result.verdict).toBe('ready');
+    expect(outcome.ok && outcome.result.waited_ms).toBeLessThan(10_000);
   });
 });

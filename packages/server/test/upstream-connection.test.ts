@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from './cleanup-after-each.js';
@@ -88,13 +89,17 @@ describe('UpstreamConnection over stdio', () => {
   });
 
   it('is connecting (initializing) for as long as the upstream holds back its start', async () => {
-    const up = observe(stdio('slow', ['--start-delay-ms', '800']));
+    const s = scratch();
+    const pidFile = s.file('slow.pid');
+    const up = observe(stdio('slow', ['--start-delay-ms', '3000', '--pid-file', pidFile]));
     const started = Date.now();
     up.connection.start();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The upstream runs (it wrote its pid) and holds back its answer for 3 s from then.
+    await eventually(() => expect(existsSync(pidFile)).toBe(true));
     expect(up.connection.status().state).toBe('connecting');
     await up.until((st) => st.state === 'ready');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    expect(up.states()).toEqual(['connecting', 'discovering', 'ready']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
   });
 
   it('reports a lost upstream as disconnected (restart), keeps its tools, and reconnects after a backoff', async () => {
@@ -185,12 +190,18 @@ describe('UpstreamConnection over stdio', () => {
 
   it('stops: disconnected, and no reconnect afterwards', async () => {
     const up = observe(stdio('fx', []));
+    // A control beside it, with the same backoff: its upstream goes away too, and it reconnects.
+    const control = observe(stdio('control', []));
     up.connection.start();
+    control.connection.start();
     await up.until((st) => st.state === 'ready');
+    const controlReady = await control.until((st) => st.state === 'ready');
     await up.connection.stop();
     expect(up.connection.status().state).toBe('disconnected');
     const count = up.history.length;
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await control.connection.callTool('exit', undefined);
+    await control.until((st) => st.state === 'ready' && st.tools !== controlReady.tools);
+    // In the time the control took to notice the loss and reconnect, the stopped one did nothing.
     expect(up.history.length).toBe(count);
   });
 });
@@ -223,10 +234,8 @@ describe('UpstreamConnection over Streamable HTTP', () => {
     up.connection.start();
     await up.until((st) => st.state === 'pending_auth');
     const before = up.history.length;
-    // several retries at 20-40 ms, each answered 401 again
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(up.sent()).toBeGreaterThan(1);
-    expect(up.history.length).toBeGreaterThan(before);
+    // Retries at 20-40 ms, each answered 401 again: wait for a few of them.
+    await eventually(() => expect([up.sent() > 2, up.history.length > before + 2]).toEqual([true, true]));
     expect(up.states()).toEqual(['connecting', 'pending_auth']);
   });
 
@@ -243,13 +252,15 @@ describe('UpstreamConnection over Streamable HTTP', () => {
   });
 
   it('notices an HTTP upstream that went away (disconnected), and reconnects when it is back', async () => {
-    const fixture = await startHttpFixture([]);
+    const s = scratch();
+    const streams = s.file('streams');
+    const fixture = await startHttpFixture(['--streams-file', streams]);
     defer(() => fixture.stop());
     const up = observe({ name: 'remote', transport: 'http', url: fixture.url, headers: {} }, { requestTimeoutMs: 1000 });
     up.connection.start();
     const ready = await up.until((st) => st.state === 'ready');
-    // let the event stream open, then kill the upstream
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the connection's event stream is open, kill the upstream: the stream's end is how it notices.
+    await eventually(() => expect(s.readCount('streams')).toBeGreaterThanOrEqual(1));
     await fixture.stop();
     const lost = await up.until((st) => st.state === 'disconnected' || st.state === 'error');
     expect(lost.ever_ready).toBe(true);

@@ -7,12 +7,15 @@ import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
 import type { MessageCounter } from './message-counter.js';
+import type { StreamCounter } from './stream-counter.js';
 
 export interface FixtureHttpOptions {
   readonly port: number;
   readonly requireToken?: string;
   /** Resolves when the fixture may answer (the start delay). */
   readonly ready: Promise<void>;
+  /** Told of every event stream opened to a client. */
+  readonly streams?: StreamCounter;
 }
 
 export interface FixtureHttp {
@@ -75,8 +78,9 @@ export async function serveFixtureHttp(
       }
       counter.addBody(parsedBody);
     }
-    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody);
-    return modern.fetch(request, parsedBody === undefined ? {} : { parsedBody });
+    const response = (await isLegacyRequest(request, parsedBody)) ? await legacy(request, parsedBody) : await modern.fetch(request, parsedBody === undefined ? {} : { parsedBody });
+    if (opensStream(request, parsedBody, response)) options.streams?.opened();
+    return response;
   }
 
   const handler = toNodeHandler({ fetch });
@@ -110,6 +114,14 @@ export async function serveFixtureHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** A GET stream of a session, or a subscriptions/listen stream: one that carries notifications until it ends. */
+function opensStream(request: Request, parsedBody: unknown, response: Response): boolean {
+  if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return false;
+  if (request.method === 'GET') return true;
+  const method = typeof parsedBody === 'object' && parsedBody !== null && !Array.isArray(parsedBody) ? (parsedBody as { method?: unknown }).method : undefined;
+  return method === 'subscriptions/listen';
 }
 
 function jsonError(status: number, code: number, message: string): Response {

@@ -10,6 +10,8 @@ export interface FixtureOptions {
   /** HTTP only: answer 401 unless `Authorization: Bearer <token>`. */
   readonly requireToken?: string;
   readonly countFile?: string;
+  /** HTTP only: the number of event streams opened to clients so far (see StreamCounter). */
+  readonly streamsFile?: string;
   /** Write this process's pid there at start (tests signal it: SIGHUP, SIGUSR2). */
   readonly pidFile?: string;
   readonly pageSize: number;
@@ -24,6 +26,8 @@ export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options
   --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
   --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"
   --count-file FILE     write the number of JSON-RPC messages received to FILE after each one
+  --streams-file FILE   HTTP: write the number of event streams opened so far (2025 GET streams,
+                        2026 subscriptions/listen) to FILE after each one
   --pid-file FILE       write the process id to FILE at start
   --page-size N         paginate tools/list by N (default: one page)
   --name NAME           serverInfo name (default mcp-fixture)
@@ -44,6 +48,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
         'start-delay-ms': { type: 'string' },
         'require-token': { type: 'string' },
         'count-file': { type: 'string' },
+        'streams-file': { type: 'string' },
         'pid-file': { type: 'string' },
         'page-size': { type: 'string' },
         name: { type: 'string' },
@@ -59,6 +64,9 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
   if (values['require-token'] !== undefined && values.http === undefined) {
     return { ok: false, message: '--require-token needs --http' };
   }
+  if (values['streams-file'] !== undefined && values.http === undefined) {
+    return { ok: false, message: '--streams-file needs --http' };
+  }
   return {
     ok: true,
     options: {
@@ -68,6 +76,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
       startDelayMs: (delay.ok ? delay.value : undefined) ?? 0,
       ...(values['require-token'] === undefined ? {} : { requireToken: values['require-token'] }),
       ...(values['count-file'] === undefined ? {} : { countFile: values['count-file'] }),
+      ...(values['streams-file'] === undefined ? {} : { streamsFile: values['streams-file'] }),
       ...(values['pid-file'] === undefined ? {} : { pidFile: values['pid-file'] }),
       pageSize: (pageSize.ok ? pageSize.value : undefined) ?? 0,
       name: values.name ?? 'mcp-fixture',

@@ -12,6 +12,7 @@ import { serveFixtureStdio } from './fixture-stdio.js';
 import { readFixtureToolsFile } from './fixture-tools.js';
 import type { FixtureTool } from './fixture-tools.js';
 import { MessageCounter } from './message-counter.js';
+import { StreamCounter } from './stream-counter.js';
 
 async function main(argv: readonly string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -57,6 +58,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const http = await serveFixtureHttp(() => createFixtureServer(catalog), counter, {
     port: options.httpPort,
+    streams: new StreamCounter(options.streamsFile),
     ready,
     ...(options.requireToken === undefined ? {} : { requireToken: options.requireToken }),
   });

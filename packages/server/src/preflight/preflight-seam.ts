@@ -60,6 +60,7 @@ import { acceptRequestId } from './request-id.js';
 import { delay } from './abortable-delay.js';
 import { nextStateChange, publishedVersion, type PreflightRuntime } from './state-change.js';
 import { parseSurfaceRequest, type SurfaceRequest } from './surface-request.js';
+import { REAL_CLOCK, type WaitClock } from './wait-clock.js';
 import { createWaitSlots, DEFAULT_WAIT_SLOTS, type WaitSlots } from './wait-slots.js';
 
 export type RestSurface = 'rest' | 'cli';
@@ -118,8 +119,8 @@ export interface PreflightSeamOptions {
   readonly waitSlots?: number;
   /** Minimum spacing of evaluations while waiting (default 250 ms). */
   readonly minReevaluateMs?: number;
-  /** Milliseconds clock (default Date.now). */
-  readonly now?: () => number;
+  /** The time waits run on, and checked_at is read from (default: the real one). */
+  readonly clock?: WaitClock;
 }
 
 export const MIN_REEVALUATE_MS = 250;
@@ -132,7 +133,8 @@ interface Evaluated {
 
 export function createPreflightSeam(options: PreflightSeamOptions): PreflightSeam {
   const { runtime, activity } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? REAL_CLOCK;
+  const now = () => clock.now();
   const spacing = options.minReevaluateMs ?? MIN_REEVALUATE_MS;
   const waitSlots = createWaitSlots(options.waitSlots ?? DEFAULT_WAIT_SLOTS);
   const memo = new EvaluationMemo();
@@ -164,7 +166,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       while (current.evaluation.verdict === 'degraded_retryable' && !isAborted(signal)) {
         const remaining = deadline - now();
         if (remaining <= 0) break;
-        await nextStateChange(runtime, current.version, remaining, signal);
+        await nextStateChange(runtime, clock, current.version, remaining, signal);
         // Timed out or aborted with nothing published: the same state gives the same verdict.
         if (publishedVersion(runtime) === current.version) break;
         // Never evaluate more often than every `spacing` ms, even for a final look at the deadline: a
@@ -172,7 +174,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
         // rather than hold the caller until the deadline for the same verdict.
         const earliest = current.at + spacing;
         if (earliest > deadline) break;
-        await delay(earliest - now(), signal);
+        await delay(clock, earliest - now(), signal);
         if (isAborted(signal)) break;
         const next = evaluateCurrent(request, tier, scope);
         // A state that cannot be read mid-wait: answer with the last verdict that could be computed.

@@ -1,26 +1,29 @@
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
+import type { WaitClock } from './wait-clock.js';
 
 /** The part of the runtime the seam reads: the published state and its change notifications. */
 export type PreflightRuntime = Pick<GatewayRuntime, 'current' | 'subscribe'>;
 
 /**
- * Resolves when the runtime publishes a version other than `version`, when `ms` have passed, or
- * when `signal` aborts, whichever is first. Never rejects; the caller re-reads the state itself.
+ * Resolves when the runtime publishes a version other than `version`, when `ms` have passed on
+ * `clock`, or when `signal` aborts, whichever is first. Never rejects; the caller re-reads the state
+ * itself.
  */
-export function nextStateChange(runtime: PreflightRuntime, version: number, ms: number, signal?: AbortSignal): Promise<void> {
+export function nextStateChange(runtime: PreflightRuntime, clock: WaitClock, version: number, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted === true || ms <= 0) {
       resolve();
       return;
     }
     let unsubscribe: () => void = () => undefined;
+    let cancelTimer: () => void = () => undefined;
     const done = () => {
-      clearTimeout(timer);
+      cancelTimer();
       unsubscribe();
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    cancelTimer = clock.setTimer(done, ms);
     unsubscribe = runtime.subscribe((state) => {
       if (state.snapshot.version !== version) done();
     });
