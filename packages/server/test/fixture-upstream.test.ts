@@ -165,7 +165,7 @@ describe('fixture upstream over Streamable HTTP', () => {
   it('counts HTTP messages and notifies a legacy session of a SIGHUP reload', async () => {
     const s = scratch();
     const file = s.writeTools('tools.json', [tool('a')]);
-    const fixture = await httpFixture(['--tools', file, '--count-file', s.file('count')]);
+    const fixture = await httpFixture(['--tools', file, '--count-file', s.file('count'), '--streams-file', s.file('streams')]);
     const transport = new StreamableHTTPClientTransport(new URL(fixture.url));
     const { client, sent } = countingClient(transport);
     await client.connect(transport);
@@ -174,8 +174,8 @@ describe('fixture upstream over Streamable HTTP', () => {
 
     const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
     s.writeTools('tools.json', [tool('a'), tool('b')]);
-    // the GET stream that carries the notification opens shortly after initialize
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // the notification travels on the session's GET stream, which the client opens after initialize
+    await eventually(() => expect(s.readCount('streams')).toBe(1));
     fixture.process.kill('SIGHUP');
     await changed;
     expect((await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toEqual(['a', 'b']);

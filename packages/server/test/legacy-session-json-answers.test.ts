@@ -4,7 +4,8 @@
 // stream. Batches and rider-carrying answers are built per request.
 import { EXTENSION_ID } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type FixtureToolSpec, type TestGateway } from './gateway-harness.js';
+import { fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type FixtureToolSpec, type TestGateway } from './gateway-harness.js';
+import { connectListeningClient } from './listening-client.js';
 
 const LEGACY = '2025-11-25';
 const ALPHA: FixtureToolSpec[] = [
@@ -79,29 +80,30 @@ class RawLegacySession {
   streamType?: string | null;
 
   /**
-   * Opens the standalone GET stream; every SSE `data:` line lands in `events`. Not awaited: the
-   * answer's head only comes with the stream's first event.
+   * Opens the standalone GET stream and settles once its headers arrive (the gateway flushes them
+   * at once); every SSE `data:` line then lands in `events`.
    */
-  listen(): void {
+  async listen(): Promise<void> {
     this.stream = new AbortController();
-    void fetch(this.url, { method: 'GET', headers: { ...this.headers, accept: 'text/event-stream' }, signal: this.stream.signal })
-      .then(async (response) => {
-        this.streamType = response.headers.get('content-type');
-        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-        let buffered = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          buffered += value;
-          let end: number;
-          while ((end = buffered.indexOf('\n\n')) !== -1) {
-            const event = buffered.slice(0, end);
-            buffered = buffered.slice(end + 2);
-            for (const line of event.split('\n')) if (line.startsWith('data:') && line.length > 5) this.events.push(JSON.parse(line.slice(5)));
-          }
-        }
-      })
-      .catch(() => undefined);
+    const response = await fetch(this.url, { method: 'GET', headers: { ...this.headers, accept: 'text/event-stream' }, signal: this.stream.signal });
+    this.streamType = response.headers.get('content-type');
+    void this.collect(response).catch(() => undefined);
+  }
+
+  private async collect(response: Response): Promise<void> {
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += value;
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) !== -1) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        for (const line of event.split('\n')) if (line.startsWith('data:') && line.length > 5) this.events.push(JSON.parse(line.slice(5)));
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -183,10 +185,9 @@ describe('a 2025-11-25 session answers POSTs with one JSON body', () => {
 
   it('list_changed still arrives on the GET stream, and the next tools/list is the new listing (nothing stale)', async () => {
     const session = await RawLegacySession.open(gw.url);
-    session.listen();
+    await session.listen();
     try {
       expect(await listAllRaw(session)).toEqual(ALL);
-      await new Promise((r) => setTimeout(r, 300)); // let the GET stream reach the session
       await gw.gateway.runtime.setToolDisabled('beta', 'y', true);
       await expect.poll(() => listChangedCount(session), { timeout: 5000 }).toBe(1);
       expect(session.streamType).toMatch(/^text\/event-stream/);
@@ -203,12 +204,12 @@ describe('a 2025-11-25 session answers POSTs with one JSON body', () => {
   });
 
   it('the SDK client lists everything across pages on 2025-11-25 and hears list_changed', async () => {
-    const client = await connectClient(gw.url, 'legacy');
+    const { client, streamOpen } = await connectListeningClient(gw.url);
     let heard = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => void heard++);
     try {
       expect((await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toEqual(ALL);
-      await new Promise((r) => setTimeout(r, 300)); // let the standalone GET stream open
+      await streamOpen;
       await gw.gateway.runtime.setToolDisabled('beta', 'x', true);
       await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
       expect((await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toEqual(ALL.filter((n) => n !== 'beta:x'));

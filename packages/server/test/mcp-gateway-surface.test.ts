@@ -17,6 +17,7 @@ import {
   type FixtureToolSpec,
   type TestGateway,
 } from './gateway-harness.js';
+import { connectListeningClient } from './listening-client.js';
 
 const TOKEN = 'agent-token-for-alpha-only';
 const ALPHA_TOOLS: FixtureToolSpec[] = [
@@ -164,29 +165,38 @@ describe('the gateway MCP surface', () => {
     for (let round = 0; round < 5; round++) {
       for (const client of clients) await listAll(client);
     }
-    await new Promise((r) => setTimeout(r, 200));
-    expect({ runtime: gw.gateway.runtime.upstreamMessageCount(), alpha: readCount(alphaCount), beta: readCount(betaCount) }).toEqual(before);
+    expect(gw.gateway.runtime.upstreamMessageCount()).toBe(before.runtime);
+    // A fence on each upstream connection: once each upstream has counted this one call, anything
+    // the listings had sent (earlier, on the same connection) would have been counted too.
+    await clients[0]!.callTool({ name: 'alpha:echo', arguments: { text: 'fence' } });
+    await clients[0]!.callTool({ name: 'beta:x', arguments: {} });
+    expect(gw.gateway.runtime.upstreamMessageCount()).toBe(before.runtime + 2);
+    await expect.poll(() => ({ alpha: readCount(alphaCount), beta: readCount(betaCount) })).toEqual({ alpha: before.alpha + 1, beta: before.beta + 1 });
     await Promise.all(clients.map((c) => c.close()));
   });
 
   it('sends notifications/tools/list_changed to a legacy session when its listing changes, and not otherwise', async () => {
-    const alphaOnly = await connectClient(gw.url, 'legacy', TOKEN);
-    const everything = await connectClient(gw.url, 'legacy');
+    const alphaOnly = await connectListeningClient(gw.url, TOKEN);
+    const everything = await connectListeningClient(gw.url);
     const heard = { alphaOnly: 0, everything: 0 };
-    alphaOnly.setNotificationHandler('notifications/tools/list_changed', () => void heard.alphaOnly++);
-    everything.setNotificationHandler('notifications/tools/list_changed', () => void heard.everything++);
-    await listAll(everything);
-    await new Promise((r) => setTimeout(r, 300)); // let both standalone GET streams open
+    alphaOnly.client.setNotificationHandler('notifications/tools/list_changed', () => void heard.alphaOnly++);
+    everything.client.setNotificationHandler('notifications/tools/list_changed', () => void heard.everything++);
+    await listAll(everything.client);
+    await Promise.all([alphaOnly.streamOpen, everything.streamOpen]);
     try {
       await gw.gateway.runtime.setToolDisabled('beta', 'y', true);
       await expect.poll(() => heard.everything, { timeout: 5000 }).toBe(1);
-      expect((await listAll(everything)).map((t) => t.name)).not.toContain('beta:y');
-      await new Promise((r) => setTimeout(r, 300));
-      expect(heard.alphaOnly).toBe(0); // beta is outside its scope: its listing did not change
+      expect((await listAll(everything.client)).map((t) => t.name)).not.toContain('beta:y');
+      // The control: a change inside alpha's scope reaches alphaOnly on the same stream, after
+      // anything sent for the beta change; hearing exactly one means beta's was never sent.
+      await gw.gateway.runtime.setToolDisabled('alpha', 'add', true);
+      await expect.poll(() => heard.alphaOnly, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+      expect(heard.alphaOnly).toBe(1);
     } finally {
       await gw.gateway.runtime.setToolDisabled('beta', 'y', false);
-      await alphaOnly.close();
-      await everything.close();
+      await gw.gateway.runtime.setToolDisabled('alpha', 'add', false);
+      await alphaOnly.client.close();
+      await everything.client.close();
     }
   });
 });

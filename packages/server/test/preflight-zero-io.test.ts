@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedState } from '../src/state/gateway-runtime.js';
-import { fixtureServer, readCount, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
+import { eventually } from './fixture-process.js';
+import { connectClient, fixtureServer, readCount, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { restClient } from './rest-client.js';
 
 const dir = new TempDir();
@@ -41,11 +42,12 @@ function serialise(state: PublishedState): string {
 
 describe('preflight against hanging upstreams', () => {
   it('sends no message to any upstream and changes no state', async () => {
-    // The hanging server never got past initialize (its fixture waits 10 minutes before answering).
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const operator = restClient(gw.gateway.origin!);
     const agent = restClient(gw.gateway.origin!, { bearer: 'agent-secret-0123456789' });
     const runtime = gw.gateway.runtime;
+    // Start-up is over once the runtime has sent everything frozen counted plus the hanging
+    // server's initialize (that fixture reads nothing for 10 minutes, so it never answers).
+    await eventually(() => expect(runtime.upstreamMessageCount()).toBe(readCount(counts.frozen) + 1));
     const before = {
       runtime: runtime.upstreamMessageCount(),
       frozen: readCount(counts.frozen),
@@ -76,8 +78,6 @@ describe('preflight against hanging upstreams', () => {
     ]);
     expect(answers[4]!.body).toMatchObject({ verdict: 'degraded_retryable' });
     expect(answers[4]!.body.waited_ms).toBeGreaterThanOrEqual(500);
-    // Give any stray message time to arrive and be counted.
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(runtime.current()).toBe(before.state);
     expect(serialise(runtime.current())).toBe(before.serialised);
     expect({ runtime: runtime.upstreamMessageCount(), frozen: readCount(counts.frozen), hanging: readCount(counts.hanging) }).toEqual({
@@ -88,5 +88,19 @@ describe('preflight against hanging upstreams', () => {
     // The counters are live: the fixtures did count the messages of their start-up.
     expect(before.frozen).toBeGreaterThan(0);
     expect(before.runtime).toBeGreaterThan(before.frozen - 1);
+
+    // The frozen fixture could not count while stopped: wake it and send one call through the
+    // gateway. Anything the preflights had sent it sits ahead of that call on the same pipe, so once
+    // the call is counted, the count says exactly how many messages it got.
+    process.kill(frozenPid, 'SIGCONT');
+    frozenPid = 0;
+    const client = await connectClient(gw.url, 'legacy');
+    try {
+      expect((await client.callTool({ name: 'frozen:read', arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(runtime.upstreamMessageCount()).toBe(before.runtime + 1);
+    await eventually(() => expect(readCount(counts.frozen)).toBe(before.frozen + 1));
   });
 });
