@@ -73,11 +73,12 @@ describe('connection states through the runtime', () => {
   });
 
   it('a disabled server is not connected; enabling connects it; restart reconnects', async () => {
-    const { h } = await harness({ servers: [fixtureServer('fx', [], { enabled: false, quarantined: false })] });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // peer starts beside fx: once peer is ready, fx would have sent its initialize had it started.
+    const { h } = await harness({ servers: [fixtureServer('fx', [], { enabled: false, quarantined: false }), fixtureServer('peer', [], { quarantined: false })] });
+    await h.until('peer', (srv) => srv.connection.state === 'ready');
     expect(h.server('fx')).toMatchObject({ enabled: false, connection: { ever_ready: false } });
     expect(h.server('fx').connection.state).toBeUndefined();
-    expect(h.runtime.upstreamMessageCount()).toBe(0);
+    expect(h.runtime.upstreamMessageCount()).toBe(3); // peer's initialize, initialized and tools/list
 
     await h.runtime.setEnabled('fx', true);
     expect(h.server('fx').enabled).toBe(true);
