@@ -6,8 +6,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds for a loaded 2-core CI machine, where starting one Node fixture can take seconds: a
+    // test waits for events, so a generous bound costs nothing unless something is broken.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
     reporters: ['default'],
     // fast-check: a failure prints its seed, its path and the command that replays it.
     setupFiles: [fileURLToPath(new URL('./vitest.fast-check.ts', import.meta.url))],

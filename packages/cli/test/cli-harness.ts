@@ -124,7 +124,7 @@ export async function serveGateway(scratch: Scratch, config: Record<string, unkn
 }
 
 /** Polls GET /api/v1/servers until the named server is in one of the states. */
-export async function waitForServer(gateway: ServedGateway, name: string, states: readonly string[], timeoutMs = 15_000): Promise<void> {
+export async function waitForServer(gateway: ServedGateway, name: string, states: readonly string[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

@@ -67,7 +67,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Polls the REST server list until the server is in one of the states. */
-export async function waitForServer(gateway: Gateway, name: string, states: readonly string[], timeoutMs = 15_000): Promise<void> {
+export async function waitForServer(gateway: Gateway, name: string, states: readonly string[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

@@ -76,7 +76,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** Polls until the check passes (or throws its last failure after the timeout). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<T> {
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 30_000, intervalMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -67,7 +67,7 @@ export async function startTestGateway(dir: TempDir, config: Record<string, unkn
 }
 
 /** Resolves with the first published state (current or later) that satisfies `predicate`. */
-export function waitForState(gateway: RunningGateway, predicate: (state: PublishedState) => boolean, timeoutMs = 15_000): Promise<PublishedState> {
+export function waitForState(gateway: RunningGateway, predicate: (state: PublishedState) => boolean, timeoutMs = 30_000): Promise<PublishedState> {
   const runtime = gateway.runtime;
   return new Promise((resolve, reject) => {
     if (predicate(runtime.current())) {

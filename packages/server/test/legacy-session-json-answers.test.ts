@@ -189,11 +189,11 @@ describe('a 2025-11-25 session answers POSTs with one JSON body', () => {
     try {
       expect(await listAllRaw(session)).toEqual(ALL);
       await gw.gateway.runtime.setToolDisabled('beta', 'y', true);
-      await expect.poll(() => listChangedCount(session), { timeout: 5000 }).toBe(1);
+      await expect.poll(() => listChangedCount(session), { timeout: 15_000 }).toBe(1);
       expect(session.streamType).toMatch(/^text\/event-stream/);
       expect(await listAllRaw(session)).toEqual(ALL.filter((n) => n !== 'beta:y'));
       await gw.gateway.runtime.setToolDisabled('alpha', 'add', true);
-      await expect.poll(() => listChangedCount(session), { timeout: 5000 }).toBe(2);
+      await expect.poll(() => listChangedCount(session), { timeout: 15_000 }).toBe(2);
       expect(await listAllRaw(session)).toEqual(ALL.filter((n) => n !== 'beta:y' && n !== 'alpha:add'));
     } finally {
       await gw.gateway.runtime.setToolDisabled('beta', 'y', false);
@@ -211,7 +211,7 @@ describe('a 2025-11-25 session answers POSTs with one JSON body', () => {
       expect((await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toEqual(ALL);
       await streamOpen;
       await gw.gateway.runtime.setToolDisabled('beta', 'x', true);
-      await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => heard, { timeout: 15_000 }).toBe(1);
       expect((await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toEqual(ALL.filter((n) => n !== 'beta:x'));
     } finally {
       await gw.gateway.runtime.setToolDisabled('beta', 'x', false);

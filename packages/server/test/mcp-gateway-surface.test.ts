@@ -185,12 +185,12 @@ describe('the gateway MCP surface', () => {
     await Promise.all([alphaOnly.streamOpen, everything.streamOpen]);
     try {
       await gw.gateway.runtime.setToolDisabled('beta', 'y', true);
-      await expect.poll(() => heard.everything, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => heard.everything, { timeout: 15_000 }).toBe(1);
       expect((await listAll(everything.client)).map((t) => t.name)).not.toContain('beta:y');
       // The control: a change inside alpha's scope reaches alphaOnly on the same stream, after
       // anything sent for the beta change; hearing exactly one means beta's was never sent.
       await gw.gateway.runtime.setToolDisabled('alpha', 'add', true);
-      await expect.poll(() => heard.alphaOnly, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => heard.alphaOnly, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
       expect(heard.alphaOnly).toBe(1);
     } finally {
       await gw.gateway.runtime.setToolDisabled('beta', 'y', false);
@@ -212,7 +212,7 @@ describe('list_changed on 2026-07-28 listen streams', () => {
       client.setNotificationHandler('notifications/tools/list_changed', () => void heard++);
       const subscription = await client.listen({ toolsListChanged: true });
       await gw.gateway.runtime.setToolDisabled('alpha', 'add', true);
-      await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => heard, { timeout: 15_000 }).toBe(1);
       await subscription.close();
       await client.close();
     } finally {

@@ -26,4 +26,4 @@ it('server-everything reaches ready, its tools are indexed with hashes, and a ca
 
   const result = await h.runtime.callTool('everything', 'echo', { message: 'through the gateway' });
   expect(result).toEqual({ content: [{ type: 'text', text: 'Echo: through the gateway' }] });
-}, 30_000);
+}, 90_000);

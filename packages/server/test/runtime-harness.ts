@@ -36,7 +36,8 @@ export async function startHarness(
       api_key: 'test-api-key-0123456789',
       reconnect_initial_delay_ms: 100,
       reconnect_max_delay_ms: 400,
-      upstream_timeout_ms: 5000,
+      // A fixture is a Node process: on a loaded 2-core CI machine its start alone can pass 5 s.
+      upstream_timeout_ms: 30_000,
       ...config,
     },
     scratch.file('config.json'),
@@ -56,7 +57,7 @@ export async function startHarness(
     store,
     config: loaded.config,
     server,
-    until: (name, check, timeoutMs = 10_000) =>
+    until: (name, check, timeoutMs = 45_000) =>
       eventually(() => {
         const snapshot = server(name);
         if (!check(snapshot)) {

@@ -40,7 +40,7 @@ function observe(spec: UpstreamSpec, overrides: Partial<UpstreamConnectionOption
     history,
     sent: () => sent,
     states: () => history.map((h) => h.status.state).filter((s, i, all) => i === 0 || all[i - 1] !== s),
-    until: (check, timeoutMs = 10_000) =>
+    until: (check, timeoutMs = 30_000) =>
       eventually(() => {
         const status = connection.status();
         if (!check(status)) throw new Error(`status never matched; last: ${JSON.stringify({ ...status, tools: [...status.tools.keys()] })}`);
