@@ -1,6 +1,8 @@
 // A user's clone has nothing beside it. A tracked file that reaches for a sibling folder (the team's
 // reading material sits in one called "shared" on the developers' machines) works only there: the
-// path may be written whole ("../shared/x"), or built from segments (resolve(ROOT, '..', 'shared')).
+// path may be written whole (dot-dot, a slash, the folder's name), or built from segments (a
+// resolve() call given the parent and the folder as separate arguments). This file spells none of
+// them out, so that it passes its own check.
 
 export interface SiblingFolderReference {
   /** 1-based. */
@@ -16,11 +18,11 @@ function patternsFor(folder: string): RegExp[] {
   const name = folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const quote = `['"\`]`;
   return [
-    // "../shared", "../../shared/tools/x", "..\\shared": one string or a shell word.
+    // The parent and the folder in one string or shell word, with either slash, at any depth.
     new RegExp(`\\.\\.[\\\\/]+${name}(?![\\w-])`, 'g'),
-    // '..', 'shared' as consecutive path segments (join, resolve, a JSON or YAML list).
+    // The parent and the folder as consecutive quoted segments (join, resolve, a JSON or YAML list).
     new RegExp(`${quote}\\.\\.${quote}\\s*,\\s*${quote}${name}${quote}`, 'g'),
-    // '..' + '/shared' and '../' + 'shared': a path glued from two strings.
+    // The parent and the folder glued from two quoted strings with a plus.
     new RegExp(`${quote}\\.\\.[\\\\/]?${quote}\\s*\\+\\s*${quote}[\\\\/]?${name}(?![\\w-])`, 'g'),
   ];
 }

@@ -32,7 +32,8 @@ describe('codegen cli', () => {
     expect(result.stderr).toContain('packages/schema/src/generated/types.ts: differs from what spec/ generates; run: pnpm codegen:write');
     expect(run(['--root', repo.root, '--write']).status).toBe(0);
     expect(run(['--root', repo.root]).status).toBe(0);
-  });
+    // Three whole codegen runs in child processes: tens of seconds each on a loaded 2-core machine.
+  }, 300_000);
 
   it('fails with a clear message on an unknown placeholder form', () => {
     const path = 'spec/required-tools.schema.json';
