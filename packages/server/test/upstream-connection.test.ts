@@ -25,8 +25,10 @@ function observe(spec: UpstreamSpec, overrides: Partial<UpstreamConnectionOption
   const history: { at: number; status: UpstreamStatus }[] = [];
   let sent = 0;
   const connection = new UpstreamConnection(spec, {
-    requestTimeoutMs: 5000,
-    callTimeoutMs: 5000,
+    // A fixture is a Node process: on a loaded 2-core machine its start alone can pass 5 s. Tests
+    // of the timeouts themselves set their own.
+    requestTimeoutMs: 30_000,
+    callTimeoutMs: 30_000,
     backoff: { initialDelayMs: 100, maxDelayMs: 400 },
     clientInfo: { name: 'test', version: '1' },
     random: () => 0.5,
