@@ -19,6 +19,14 @@ const ALL = { allowed_servers: '*' } as const;
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
 async function world(extraServers: Record<string, unknown>[] = [], gateway: Record<string, unknown> = {}): Promise<Harness> {
+  const h = await startWorld(extraServers, gateway);
+  await h.until('alpha', (server) => server.connection.state === 'ready');
+  await h.until('beta', (server) => server.connection.state === 'ready');
+  return h;
+}
+
+/** The gateway of `world`, returned as soon as it runs, before any upstream is ready. */
+async function startWorld(extraServers: Record<string, unknown>[] = [], gateway: Record<string, unknown> = {}): Promise<Harness> {
   const s = scratch();
   const file = s.writeTools('alpha.json', [tool('echo', { annotations: READ_ONLY }), tool('write', { annotations: { readOnlyHint: false, destructiveHint: true } })]);
   const h = await startHarness(s, {
@@ -27,8 +35,6 @@ async function world(extraServers: Record<string, unknown>[] = [], gateway: Reco
     ...gateway,
   } as never);
   defer(() => h.stop());
-  await h.until('alpha', (server) => server.connection.state === 'ready');
-  await h.until('beta', (server) => server.connection.state === 'ready');
   return h;
 }
 
@@ -250,10 +256,12 @@ describe('preflight seam: wait_ms', () => {
   async function waitWorld(): Promise<{ h: Harness; retryable: PublishedState; ready: PublishedState }> {
     const s = scratch();
     const file = s.writeTools('slow.json', [tool('t')]);
-    const h = await world([fixtureServer('slow', ['--tools', file, '--start-delay-ms', '1500'], { quarantined: false })]);
+    // The state is read the moment the runtime runs: waiting for alpha and beta first let a loaded
+    // machine pass slow's start delay, so the "retryable" state was already ready.
+    const h = await startWorld([fixtureServer('slow', ['--tools', file, '--start-delay-ms', '1500'], { quarantined: false })]);
     const retryable = h.runtime.current();
     expect(retryable.snapshot.servers.get('slow')?.connection.state).not.toBe('ready');
-    await h.until('slow', (server) => server.connection.state === 'ready');
+    for (const name of ['alpha', 'beta', 'slow']) await h.until(name, (server) => server.connection.state === 'ready');
     return { h, retryable, ready: h.runtime.current() };
   }
 
@@ -358,7 +366,7 @@ describe('preflight seam: wait_ms', () => {
   it('runs on the real clock by default: a real wait ends when the real server becomes ready', async () => {
     const s = scratch();
     const file = s.writeTools('slow.json', [tool('t')]);
-    const h = await world([fixtureServer('slow', ['--tools', file, '--start-delay-ms', '1500'], { quarantined: false })]);
+    const h = await startWorld([fixtureServer('slow', ['--tools', file, '--start-delay-ms', '1500'], { quarantined: false })]);
     expect(h.server('slow').connection.state).not.toBe('ready');
     const outcome = await seamOf(h).run({ surface: 'rest', tier: 'agent', scope: ALL, raw: { tools: [{ id: 'slow:t' }], wait_ms: 10_000 } });
     // Ready before the deadline: the wait ended on the change, not on time.
