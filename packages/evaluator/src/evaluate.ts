@@ -57,9 +57,11 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
   const indexed = server.tools.get(tool);
   const approval = server.approvals.get(tool);
   const connection = connectionGate(server.connection.state);
-  // Gate 5: a server that is not ready cannot tell whether the tool exists, so its connection
-  // verdict answers instead of not_found.
-  if (indexed === undefined && approval === undefined) {
+  // Gate 5. On a ready server the upstream's current listing alone decides: an approval record
+  // of a tool it no longer lists would otherwise promise a call the upstream cannot serve. A
+  // server that is not ready cannot tell whether the tool exists, so its connection verdict
+  // answers instead of not_found, and a tool it listed before (an approval record) still exists.
+  if (indexed === undefined && (connection === undefined || approval === undefined)) {
     return connection === undefined ? notFound(evaluator, id, canonical, values) : unavailableResult(id, connectionCause(connection, server.connection, values));
   }
   const gate = classifyTool(server, tool, snapshot.tool_quarantine);
