@@ -62,7 +62,10 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
   // server that is not ready cannot tell whether the tool exists, so its connection verdict
   // answers instead of not_found, and a tool it listed before (an approval record) still exists.
   if (indexed === undefined && (connection === undefined || approval === undefined)) {
-    return connection === undefined ? notFound(evaluator, id, canonical, values) : unavailableResult(id, connectionCause(connection, server.connection, values));
+    if (connection !== undefined) return unavailableResult(id, connectionCause(connection, server.connection, values));
+    // Listed, but not servable: say so rather than suggest look-alikes of a name that exists.
+    if (server.invalid_tools?.has(tool) === true) return unavailableResult(id, { code: 'not_found', variant: 'invalid_definition', values });
+    return notFound(evaluator, id, canonical, values);
   }
   const gate = classifyTool(server, tool, snapshot.tool_quarantine);
   if (gate !== undefined) return unavailableResult(id, { code: gate, values });

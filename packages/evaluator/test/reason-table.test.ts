@@ -36,6 +36,7 @@ const main = gateway(
         tool('delete_repo', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, hashOf('d')),
         tool('search', undefined, hashOf('e')),
       ],
+      invalid_tools: { broken_tool: 'inputSchema: Invalid input: expected object, received null' },
       approvals: [
         approval('get_issue', { approved_hash: hashOf('a'), current_hash: hashOf('a') }),
         approval('old_tool', { current_hash: hashOf('f'), approved_hash: hashOf('9') }),
@@ -176,6 +177,9 @@ const cases: readonly Case[] = [
     expected: unavailable('github:old_tool', 'not_found', false, 'configure', 'Tool github:old_tool was not found.', notFoundRemedy) },
   { name: 'not_found: an approval record alone does not reach the annotation policy either', tool: { id: 'github:old_tool' }, tier: 'agent', policy: { exclude_open_world: true },
     expected: unavailable('github:old_tool', 'not_found', false, 'configure', 'Tool github:old_tool was not found.', notFoundRemedy) },
+  { name: 'not_found names a tool the upstream lists with an invalid definition (no did_you_mean)', tool: { id: 'github:broken_tool' }, tier: 'agent',
+    expected: unavailable('github:broken_tool', 'not_found', false, 'configure', 'Tool github:broken_tool is listed by server github with an invalid definition, so the gateway does not serve it.',
+      "See what is wrong with it in mcpproxy servers list; the server's author must fix the definition of broken_tool.") },
   { name: 'not_found without a close name has no did_you_mean', tool: { id: 'github:zzzzzz' }, tier: 'operator',
     expected: unavailable('github:zzzzzz', 'not_found', false, 'configure', 'Tool github:zzzzzz was not found.', notFoundRemedy) },
   { name: 'malformed id: no colon', tool: { id: 'github' }, tier: 'operator',
