@@ -20,8 +20,8 @@ function excludes(rule: PolicyRule, annotation: keyof ToolAnnotations, value: un
 
 /**
  * The annotation policy, rules in fixed order; the first that excludes the tool decides.
- * Annotations come from the upstream's own listing (undefined for a tool known only by its
- * approval record, which therefore misses every annotation).
+ * Annotations come from the upstream's own listing (undefined when the tool declares none,
+ * which therefore misses every annotation).
  */
 export function checkPolicy(annotations: ToolAnnotations | undefined, policy: Policy | undefined): PolicyExclusion | undefined {
   if (policy === undefined) return undefined;

@@ -57,10 +57,15 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
   const indexed = server.tools.get(tool);
   const approval = server.approvals.get(tool);
   const connection = connectionGate(server.connection.state);
-  // Gate 5: a server that is not ready cannot tell whether the tool exists, so its connection
-  // verdict answers instead of not_found.
-  if (indexed === undefined && approval === undefined) {
-    return connection === undefined ? notFound(evaluator, id, canonical, values) : unavailableResult(id, connectionCause(connection, server.connection, values));
+  // Gate 5. On a ready server the upstream's current listing alone decides: an approval record
+  // of a tool it no longer lists would otherwise promise a call the upstream cannot serve. A
+  // server that is not ready cannot tell whether the tool exists, so its connection verdict
+  // answers instead of not_found, and a tool it listed before (an approval record) still exists.
+  if (indexed === undefined && (connection === undefined || approval === undefined)) {
+    if (connection !== undefined) return unavailableResult(id, connectionCause(connection, server.connection, values));
+    // Listed, but not servable: say so rather than suggest look-alikes of a name that exists.
+    if (server.invalid_tools?.has(tool) === true) return unavailableResult(id, { code: 'not_found', variant: 'invalid_definition', values });
+    return notFound(evaluator, id, canonical, values);
   }
   const gate = classifyTool(server, tool, snapshot.tool_quarantine);
   if (gate !== undefined) return unavailableResult(id, { code: gate, values });

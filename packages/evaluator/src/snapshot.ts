@@ -54,6 +54,11 @@ export interface ServerSnapshot {
   readonly connection: ServerConnection;
   /** The index: every tool the upstream lists (including pending and changed ones), by upstream name. */
   readonly tools: ReadonlyMap<string, IndexedTool>;
+  /**
+   * Tools the upstream lists with a definition the gateway cannot serve (malformed, or a name listed
+   * twice), by name: why. They are not in the index; a preflight names the invalid definition.
+   */
+  readonly invalid_tools?: ReadonlyMap<string, string>;
   /** Approval records by upstream tool name. */
   readonly approvals: ReadonlyMap<string, ApprovalRecord>;
   /** Non-empty = allow-list. */

@@ -78,6 +78,8 @@ const serverArb = (name: string): fc.Arbitrary<ServerSnapshot> =>
       connection: connectionArb,
       indexedNames: toolSubset,
       approvalNames: fc.subarray([...TOOL_POOL], { maxLength: 4 }),
+      // Names the upstream lists with an unservable definition (never in the index as well).
+      invalidNames: fc.subarray([...TOOL_POOL], { maxLength: 2 }),
       enabled_tools: fc.oneof({ weight: 3, arbitrary: fc.constant([] as string[]) }, { weight: 1, arbitrary: fc.subarray([...TOOL_POOL], { maxLength: 4 }) }),
       disabled_tools: fc.subarray([...TOOL_POOL], { maxLength: 1 }),
       auto_approve_tool_changes: fc.boolean(),
@@ -92,6 +94,7 @@ const serverArb = (name: string): fc.Arbitrary<ServerSnapshot> =>
           connection: fields.connection,
           tools: new Map(indexed.map((entry) => [entry.name, entry])),
           approvals: new Map(approvals.map((entry) => [entry.tool, entry])),
+          invalid_tools: new Map(fields.invalidNames.filter((tool) => !fields.indexedNames.includes(tool)).map((tool) => [tool, 'inputSchema: expected object'])),
           enabled_tools: fields.enabled_tools,
           disabled_tools: fields.disabled_tools,
           auto_approve_tool_changes: fields.auto_approve_tool_changes,

@@ -180,6 +180,9 @@ export function naiveEvaluateOne(snapshot: GatewaySnapshot, id: string, pin: str
 
   const indexed = server.tools.get(toolName);
   const record = server.approvals.get(toolName);
+  // Gate 5: on a ready server only the current listing makes a tool exist; on one that is not
+  // ready an approval record does too, and the connection answers for a tool with neither.
+  if (!indexed && state === 'ready') return server.invalid_tools?.has(toolName) ? fail(id, 'not_found', values, { variant: 'invalid_definition' }) : notFound();
   if (!indexed && !record) return connectionVerdict() ?? notFound();
 
   const gate = naiveGate(server, toolName, snapshot.tool_quarantine);

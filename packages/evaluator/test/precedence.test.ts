@@ -53,7 +53,9 @@ const gates: readonly Gate[] = [
   { name: '2 out of scope', code: 'server_not_in_scope', make: (s) => ({ ...s, inScope: false }), holds: (s) => addressed(s) && !s.inScope },
   { name: '3 quarantined', code: 'server_quarantined', make: (s) => ({ ...s, quarantined: true }), holds: (s) => known(s) && s.quarantined },
   { name: '4 disabled', code: 'server_disabled', make: (s) => ({ ...s, enabled: false }), holds: (s) => known(s) && !s.enabled },
-  { name: '5 unknown tool', code: 'not_found', make: (s) => ({ ...s, indexed: false, approval: undefined }), holds: (s) => known(s) && !s.indexed && s.approval === undefined },
+  // On a ready server the current listing alone decides; an approval record keeps a tool in
+  // existence only while the server is not ready (then the connection gates answer).
+  { name: '5 unknown tool', code: 'not_found', make: (s) => ({ ...s, indexed: false, approval: undefined }), holds: (s) => known(s) && !s.indexed && (s.approval === undefined || s.state === 'ready') },
   { name: '6 denied by config', code: 'tool_denied_by_config', make: (s) => ({ ...s, enabledTools: ['other'] }), holds: (s) => known(s) && s.enabledTools.length > 0 && !s.enabledTools.includes('t') },
   { name: '7 blocked by user', code: 'tool_blocked_by_user', make: (s) => ({ ...s, approval: { ...record(s), user_disabled: true } }), holds: (s) => known(s) && s.approval?.user_disabled === true },
   { name: '8 changed', code: 'tool_changed', make: (s) => ({ ...s, approval: { ...record(s), status: 'changed' } }), holds: (s) => known(s) && s.approval?.status === 'changed' },
@@ -72,9 +74,6 @@ const SERVER_STATE = gates.slice(3).map((gate) => gate.name);
 const impossible: readonly (readonly [string, string, string])[] = [
   ...gates.slice(1).map((gate) => ['malformed id', gate.name, 'a malformed id names no server and no tool'] as const),
   ...SERVER_STATE.map((name) => ['1 not configured', name, 'an unconfigured server has no flags, tools, approvals or connection'] as const),
-  ['5 unknown tool', '7 blocked by user', 'gate 7 needs an approval record, and a record makes the tool exist'],
-  ['5 unknown tool', '8 changed', 'gate 8 needs an approval record, and a record makes the tool exist'],
-  ['5 unknown tool', '9 pending', 'gate 9 needs an approval record, and a record makes the tool exist'],
   ['8 changed', '9 pending', 'one approval record has one status'],
   ['11 waiting for login', '12 unhealthy', 'one connection has one state'],
   ['11 waiting for login', '13 initializing', 'one connection has one state'],

@@ -36,11 +36,10 @@ const main = gateway(
         tool('delete_repo', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, hashOf('d')),
         tool('search', undefined, hashOf('e')),
       ],
+      invalid_tools: { broken_tool: 'inputSchema: Invalid input: expected object, received null' },
       approvals: [
         approval('get_issue', { approved_hash: hashOf('a'), current_hash: hashOf('a') }),
         approval('old_tool', { current_hash: hashOf('f'), approved_hash: hashOf('9') }),
-        approval('older_tool', { approved_hash: hashOf('8') }),
-        approval('ghost_tool', {}),
       ],
     }),
     server('gitlab', { tools: [tool('get_issue')] }),
@@ -67,7 +66,16 @@ const main = gateway(
       approvals: [approval('edit', { status: 'changed' })],
     }),
     server('linear', { connection: { state: 'pending_auth' }, tools: [tool('list')] }),
-    server('broken', { connection: { state: 'error', last_error: 'connection refused' }, tools: [tool('list')] }),
+    server('broken', {
+      connection: { state: 'error', last_error: 'connection refused' },
+      tools: [tool('list')],
+      // Tools it listed before and no longer does: on a server that is not ready they still exist.
+      approvals: [
+        approval('older_tool', { approved_hash: hashOf('8') }),
+        approval('ghost_tool', {}),
+        approval('retired', { status: 'pending', current_hash: hashOf('7') }),
+      ],
+    }),
     server('gone', { connection: { state: 'disconnected' }, tools: [tool('list')] }),
     server('restartable', { connection: { state: 'error', last_error: 'exit 1', diagnostic_action: 'restart' }, tools: [tool('list')] }),
     server('expired', { connection: { state: 'error', last_error: '401', diagnostic_action: 'login' } }),
@@ -107,6 +115,7 @@ const notFoundRemedy = 'List the tools you can use: mcpproxy tools list';
 const malformedDetail = 'Malformed tool id: expected the format <server>:<tool>.';
 const malformedRemedy = 'Write the id as <server>:<tool>; list the tools you can use: mcpproxy tools list';
 const pinRemedy = 'Review the tool, then update the pin to the hash an operator sees in mcpproxy tools list --server github';
+const brokenPinRemedy = 'Review the tool, then update the pin to the hash an operator sees in mcpproxy tools list --server broken';
 const unhealthyRemedy = (name: string): string => `Read the server's last error with mcpproxy servers list, then restart it: mcpproxy servers restart ${name}`;
 const startingDetail = (name: string): string => `Server ${name} is still starting: connecting to it or discovering its tools.`;
 
@@ -118,8 +127,6 @@ const cases: readonly Case[] = [
     expected: { id: 'github:get_issue', status: 'ready' } },
   { name: 'the id echoes the caller string, halves trimmed for evaluation', tool: { id: ' github : get_issue ' }, tier: 'operator',
     expected: { id: ' github : get_issue ', status: 'ready', hash: hashOf('a') } },
-  { name: 'a tool known only by its approval record exists (hash: current_hash)', tool: { id: 'github:old_tool' }, tier: 'operator',
-    expected: { id: 'github:old_tool', status: 'ready', hash: hashOf('f') } },
   { name: 'a matching pin is ready', tool: { id: 'github:get_issue', pin: hashOf('a') }, tier: 'agent',
     expected: { id: 'github:get_issue', status: 'ready' } },
   { name: 'gates 8-9 are off for a server that auto-approves tool changes', tool: { id: 'trusting:edit' }, tier: 'operator',
@@ -166,6 +173,13 @@ const cases: readonly Case[] = [
     expected: unavailable('fs:read_fil', 'not_found', false, 'configure', 'Tool fs:read_fil was not found.', notFoundRemedy, ['fs:read_file', 'fs:read', 'fs:read_dir']) },
   { name: 'not_found typos at equal distance in name order', snapshot: ranking, tool: { id: 'fs:raed' }, tier: 'agent', scope: fsOnly,
     expected: unavailable('fs:raed', 'not_found', false, 'configure', 'Tool fs:raed was not found.', notFoundRemedy, ['fs:read', 'fs:rend']) },
+  { name: 'not_found: an approved tool a ready upstream no longer lists (its approval record alone does not make it exist)', tool: { id: 'github:old_tool' }, tier: 'operator',
+    expected: unavailable('github:old_tool', 'not_found', false, 'configure', 'Tool github:old_tool was not found.', notFoundRemedy) },
+  { name: 'not_found: an approval record alone does not reach the annotation policy either', tool: { id: 'github:old_tool' }, tier: 'agent', policy: { exclude_open_world: true },
+    expected: unavailable('github:old_tool', 'not_found', false, 'configure', 'Tool github:old_tool was not found.', notFoundRemedy) },
+  { name: 'not_found names a tool the upstream lists with an invalid definition (no did_you_mean)', tool: { id: 'github:broken_tool' }, tier: 'agent',
+    expected: unavailable('github:broken_tool', 'not_found', false, 'configure', 'Tool github:broken_tool is listed by server github with an invalid definition, so the gateway does not serve it.',
+      "See what is wrong with it in mcpproxy servers list; the server's author must fix the definition of broken_tool.") },
   { name: 'not_found without a close name has no did_you_mean', tool: { id: 'github:zzzzzz' }, tier: 'operator',
     expected: unavailable('github:zzzzzz', 'not_found', false, 'configure', 'Tool github:zzzzzz was not found.', notFoundRemedy) },
   { name: 'malformed id: no colon', tool: { id: 'github' }, tier: 'operator',
@@ -190,6 +204,9 @@ const cases: readonly Case[] = [
     expected: unavailable('chat:react', 'tool_blocked_by_user', false, 'enable', 'Tool chat:react was disabled by an operator.', 'Enable it: mcpproxy tools enable chat:react') },
   { name: 'tool_changed', tool: { id: 'chat:edit' }, tier: 'agent',
     expected: unavailable('chat:edit', 'tool_changed', false, 'approve', 'Tool chat:edit changed after it was approved (rug-pull guard).', 'Review and re-approve it: mcpproxy tools approve chat:edit') },
+  { name: 'tool_pending_approval of a tool a server that is not ready listed before (its record still counts)', tool: { id: 'broken:retired' }, tier: 'agent',
+    expected: unavailable('broken:retired', 'tool_pending_approval', false, 'approve', "Tool broken:retired was discovered after the server's baseline and awaits review.",
+      'Review and approve it: mcpproxy tools approve broken:retired') },
   { name: 'tool_pending_approval', tool: { id: 'chat:draft' }, tier: 'operator',
     expected: unavailable('chat:draft', 'tool_pending_approval', false, 'approve', "Tool chat:draft was discovered after the server's baseline and awaits review.",
       'Review and approve it: mcpproxy tools approve chat:draft') },
@@ -205,10 +222,10 @@ const cases: readonly Case[] = [
     expected: unavailable('github:get_issue', 'hash_mismatch', false, 'configure', 'The pin for github:get_issue cannot be parsed: expected sha256/v<N>:<64 hex digits>.', pinRemedy) },
   { name: 'hash_mismatch: another hash-schema version', tool: { id: 'github:get_issue', pin: hashOf('a', 2) }, tier: 'operator',
     expected: unavailable('github:get_issue', 'hash_mismatch', false, 'configure', 'The pin for github:get_issue uses hash-schema v2; the gateway stores v1.', pinRemedy) },
-  { name: 'hash_mismatch: no stored hash', tool: { id: 'github:ghost_tool', pin: hashOf('a') }, tier: 'agent',
-    expected: unavailable('github:ghost_tool', 'hash_mismatch', false, 'configure', 'The gateway has no stored hash for github:ghost_tool to compare the pin with.', pinRemedy) },
-  { name: 'hash_mismatch: an approval-only tool compares with its approved hash when no current one', tool: { id: 'github:older_tool', pin: hashOf('7') }, tier: 'operator',
-    expected: unavailable('github:older_tool', 'hash_mismatch', false, 'configure', `Pinned ${hashOf('7')} but the tool's current hash is ${hashOf('8')}.`, pinRemedy) },
+  { name: 'hash_mismatch: no stored hash (an approval-only tool of a server that is not ready)', tool: { id: 'broken:ghost_tool', pin: hashOf('a') }, tier: 'agent',
+    expected: unavailable('broken:ghost_tool', 'hash_mismatch', false, 'configure', 'The gateway has no stored hash for broken:ghost_tool to compare the pin with.', brokenPinRemedy) },
+  { name: 'hash_mismatch: an approval-only tool of a server that is not ready compares with its approved hash when no current one', tool: { id: 'broken:older_tool', pin: hashOf('7') }, tier: 'operator',
+    expected: unavailable('broken:older_tool', 'hash_mismatch', false, 'configure', `Pinned ${hashOf('7')} but the tool's current hash is ${hashOf('8')}.`, brokenPinRemedy) },
 
   // 11-13
   { name: 'oauth_required', tool: { id: 'linear:list' }, tier: 'agent',
@@ -239,9 +256,6 @@ const cases: readonly Case[] = [
   { name: 'missing_annotation (exclude_destructive, hint absent on a non-read-only tool)', tool: { id: 'github:search' }, tier: 'operator', policy: { exclude_destructive: true },
     expected: unavailable('github:search', 'missing_annotation', false, 'configure', 'Tool github:search does not declare destructiveHint, which the exclude_destructive policy needs.',
       'Drop exclude_destructive from the policy, or have the server\'s author declare destructiveHint.') },
-  { name: 'missing_annotation (an approval-only tool has no annotations)', tool: { id: 'github:old_tool' }, tier: 'agent', policy: { exclude_open_world: true },
-    expected: unavailable('github:old_tool', 'missing_annotation', false, 'configure', 'Tool github:old_tool does not declare openWorldHint, which the exclude_open_world policy needs.',
-      'Drop exclude_open_world from the policy, or have the server\'s author declare openWorldHint.') },
   { name: 'policy_filtered (read_only_only, readOnlyHint false)', tool: { id: 'github:create_issue' }, tier: 'agent', policy: { read_only_only: true, exclude_open_world: true },
     expected: unavailable('github:create_issue', 'policy_filtered', false, undefined, 'Tool github:create_issue is excluded by the read_only_only policy (readOnlyHint is false).',
       'Drop read_only_only from the policy if this tool is acceptable.') },

@@ -24,6 +24,8 @@ export interface ServerFields {
   readonly connection?: Partial<ServerConnection>;
   readonly tools?: readonly IndexedTool[];
   readonly approvals?: readonly ApprovalRecord[];
+  /** Listed with an unservable definition: name -> why. */
+  readonly invalid_tools?: Readonly<Record<string, string>>;
   readonly enabled_tools?: readonly string[];
   readonly disabled_tools?: readonly string[];
   readonly auto_approve_tool_changes?: boolean;
@@ -39,6 +41,7 @@ export function server(name: string, fields: ServerFields = {}): ServerSnapshot 
     connection: fields.stateless === true ? { ever_ready: false, ...fields.connection } : { state: 'ready', ever_ready: true, ...fields.connection },
     tools: new Map((fields.tools ?? []).map((indexed) => [indexed.name, indexed])),
     approvals: new Map((fields.approvals ?? []).map((record) => [record.tool, record])),
+    ...(fields.invalid_tools === undefined ? {} : { invalid_tools: new Map(Object.entries(fields.invalid_tools)) }),
     enabled_tools: fields.enabled_tools ?? [],
     disabled_tools: fields.disabled_tools ?? [],
     auto_approve_tool_changes: fields.auto_approve_tool_changes ?? false,

@@ -52,6 +52,8 @@ export interface UntilCondition {
   readonly quarantined?: boolean;
   readonly enabled?: boolean;
   readonly tool?: string;
+  /** The upstream's current listing has the tool (or, false, no longer has it). */
+  readonly listed?: boolean;
   readonly approval?: ApprovalRecord['status'];
   readonly user_disabled?: boolean;
 }
@@ -209,6 +211,7 @@ function holds(server: RuntimeServerSnapshot | undefined, c: UntilCondition): bo
   if (c.quarantined !== undefined && server.quarantined !== c.quarantined) return false;
   if (c.enabled !== undefined && server.enabled !== c.enabled) return false;
   if (c.tool !== undefined) {
+    if (c.listed !== undefined && server.tools.has(c.tool) !== c.listed) return false;
     const approval = server.approvals.get(c.tool);
     if (c.approval !== undefined && approval?.status !== c.approval) return false;
     if (c.user_disabled !== undefined && approval?.user_disabled !== c.user_disabled) return false;

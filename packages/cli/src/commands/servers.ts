@@ -64,5 +64,13 @@ export function serverTable(servers: readonly ServerInfo[]): string {
     `${server.tools.served}/${server.tools.indexed}`,
     server.last_error === undefined ? '-' : `${server.last_error}${server.diagnostic_action === undefined ? '' : ` (action: ${server.diagnostic_action})`}`,
   ]);
-  return `${textTable(['NAME', 'STATE', 'ENABLED', 'QUARANTINED', 'SERVED/LISTED', 'LAST_ERROR'], rows).join('\n')}\n`;
+  const table = `${textTable(['NAME', 'STATE', 'ENABLED', 'QUARANTINED', 'SERVED/LISTED', 'LAST_ERROR'], rows).join('\n')}\n`;
+  return table + servers.map(notServedLines).join('');
+}
+
+/** The listed tools a server does not serve, one line each, so the operator sees why. */
+function notServedLines(server: ServerInfo): string {
+  return (server.invalid_tools ?? [])
+    .map((entry) => `Not served by ${server.name}: ${entry.name ?? '(no name)'} (listing position ${entry.position}): ${entry.reason}\n`)
+    .join('');
 }

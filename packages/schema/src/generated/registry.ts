@@ -381,6 +381,10 @@ export const REASONS = {
           detail: 'Malformed tool id: expected the format <server>:<tool>.',
           remediation: 'Write the id as <server>:<tool>; list the tools you can use: mcpproxy tools list',
         },
+        invalid_definition: {
+          detail: 'Tool {id} is listed by server {server} with an invalid definition, so the gateway does not serve it.',
+          remediation: 'See what is wrong with it in mcpproxy servers list; the server\'s author must fix the definition of {tool}.',
+        },
       },
     },
   },

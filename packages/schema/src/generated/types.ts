@@ -416,6 +416,12 @@ export interface ServerInfo {
    * Was ready at least once since start (its last-known tools stay served).
    */
   readonly ever_ready: boolean;
+  /**
+   * Entries of the upstream's last listing that are not served, and why: a definition that is
+   * not a valid MCP Tool, or a name listed more than once (then none of its entries is
+   * served). Absent when there are none.
+   */
+  readonly invalid_tools?: readonly InvalidToolEntry[];
   readonly last_error?: string;
   readonly name: string;
   readonly quarantined: boolean;
@@ -427,6 +433,22 @@ export interface ServerInfo {
 export type DiagnosticAction = 'restart' | 'login' | 'view_logs';
 
 export type Transport = 'stdio' | 'http';
+
+/**
+ * One listed tool the gateway does not serve. A preflight of it answers not_found with a
+ * detail that names the invalid definition.
+ */
+export interface InvalidToolEntry {
+  /**
+   * Absent when the entry has no usable name.
+   */
+  readonly name?: string;
+  /**
+   * Its 0-based position in the whole listing (all pages).
+   */
+  readonly position: number;
+  readonly reason: string;
+}
 
 /**
  * Body of GET /api/v1/servers: the servers in the caller's scope, by name.
@@ -1290,6 +1312,7 @@ export interface StrictTypes {
   readonly ConnectionState: ConnectionState;
   readonly ServerToolCounts: ServerToolCounts;
   readonly ServerInfo: ServerInfo;
+  readonly InvalidToolEntry: InvalidToolEntry;
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
@@ -1356,6 +1379,7 @@ export interface LenientTypes {
   readonly ConnectionState: ConnectionState;
   readonly ServerToolCounts: ServerToolCounts;
   readonly ServerInfo: ServerInfo;
+  readonly InvalidToolEntry: InvalidToolEntry;
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;

@@ -47,6 +47,7 @@ export type DefName =
   | 'ConnectionState'
   | 'ServerToolCounts'
   | 'ServerInfo'
+  | 'InvalidToolEntry'
   | 'ServerList'
   | 'ToolInfo'
   | 'ToolList'

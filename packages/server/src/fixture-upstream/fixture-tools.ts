@@ -20,7 +20,9 @@ export interface FixtureTool {
  *     result?: CallToolResult, echo?: true, error?: string, delay_ms?: number }
  * `result` is returned as is; `echo` returns the call's arguments as JSON text (and as
  * structuredContent); `error` returns an isError result with that text. inputSchema defaults
- * to {"type":"object"}.
+ * to {"type":"object"} when absent; a present one is listed as written, even when it is not a
+ * valid schema (`null`), so a test can serve a malformed definition. A name listed twice is a
+ * mistake in the file unless the later entry says `duplicate: true` (a faulty upstream).
  */
 export function parseFixtureTools(value: unknown, source: string): FixtureTool[] {
   const list = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value['tools']) ? value['tools'] : undefined;
@@ -30,12 +32,12 @@ export function parseFixtureTools(value: unknown, source: string): FixtureTool[]
     if (!isRecord(entry) || typeof entry['name'] !== 'string' || entry['name'] === '') {
       throw new Error(`${source}: tools[${index}] needs a non-empty string name`);
     }
-    const { result, echo, error, delay_ms: delay, ...rest } = entry;
+    const { result, echo, error, delay_ms: delay, duplicate, ...rest } = entry;
     const name = entry['name'];
-    if (seen.has(name)) throw new Error(`${source}: tool ${name} is listed twice`);
+    if (seen.has(name) && duplicate !== true) throw new Error(`${source}: tool ${name} is listed twice (mark the later entry "duplicate": true to mean it)`);
     seen.add(name);
     return {
-      definition: { ...rest, name, inputSchema: isRecord(rest['inputSchema']) ? rest['inputSchema'] : { type: 'object' } },
+      definition: { ...rest, name, inputSchema: Object.hasOwn(rest, 'inputSchema') ? rest['inputSchema'] : { type: 'object' } },
       behavior: behaviorOf(name, result, echo, error, source),
       delayMs: typeof delay === 'number' && delay > 0 ? delay : 0,
     };

@@ -25,6 +25,7 @@ export function serverInfo(state: PublishedState, server: RuntimeServerSnapshot,
     ...(connection.last_error === undefined ? {} : { last_error: connection.last_error }),
     ...(connection.diagnostic_action === undefined ? {} : { diagnostic_action: connection.diagnostic_action }),
     tools: toolCounts(state, server, served),
+    ...(server.listing_problems === undefined || server.listing_problems.length === 0 ? {} : { invalid_tools: server.listing_problems.map((entry) => ({ ...entry })) }),
   };
 }
 

@@ -2,6 +2,7 @@ import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerConnection, 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ResolvedConfig } from '../config/gateway-config.js';
 import type { Store } from '../store/store.js';
+import type { InvalidTool } from '../upstream/list-upstream-tools.js';
 import { LiveRuntime } from './live-runtime.js';
 import type { RuntimeOptions } from './live-runtime.js';
 
@@ -18,6 +19,8 @@ export interface RuntimeServerConnection extends ServerConnection {
 export interface RuntimeServerSnapshot extends ServerSnapshot {
   readonly connection: RuntimeServerConnection;
   readonly tools: ReadonlyMap<string, ServedTool>;
+  /** Every listed entry that is not served (unnamed ones too), for the server's status. */
+  readonly listing_problems?: readonly InvalidTool[];
   readonly transport: 'stdio' | 'http';
 }
 

@@ -1,6 +1,6 @@
 import type { ApprovalRecord, ToolAnnotations } from '@mcpproxy/evaluator';
 import type { ResolvedServerConfig } from '../config/gateway-config.js';
-import type { ListedTool } from '../upstream/list-upstream-tools.js';
+import type { InvalidTool, ListedTool } from '../upstream/list-upstream-tools.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { RuntimeServerConnection, RuntimeServerSnapshot, ServedTool } from './gateway-runtime.js';
 
@@ -14,6 +14,7 @@ export interface ServerState {
 }
 
 const servedToolsCache = new WeakMap<ReadonlyMap<string, ListedTool>, ReadonlyMap<string, ServedTool>>();
+const invalidCache = new WeakMap<readonly InvalidTool[], ReadonlyMap<string, string>>();
 
 /**
  * The immutable view of one server. The served-tool map is built once per tool listing (the
@@ -34,6 +35,8 @@ export function serverSnapshot(state: ServerState): RuntimeServerSnapshot {
     quarantined: state.quarantined,
     connection: Object.freeze(connection),
     tools: servedTools(status.tools),
+    invalid_tools: invalidByName(status.invalid_tools),
+    listing_problems: status.invalid_tools,
     approvals: state.approvals,
     enabled_tools: config.enabled_tools,
     disabled_tools: config.disabled_tools,
@@ -55,6 +58,16 @@ function servedTools(listed: ReadonlyMap<string, ListedTool>): ReadonlyMap<strin
   }
   servedToolsCache.set(listed, served);
   return served;
+}
+
+/** The named entries the upstream lists but the gateway does not serve: name -> why (once per listing). */
+function invalidByName(invalid: readonly InvalidTool[]): ReadonlyMap<string, string> {
+  const cached = invalidCache.get(invalid);
+  if (cached !== undefined) return cached;
+  const byName = new Map<string, string>();
+  for (const entry of invalid) if (entry.name !== undefined && !byName.has(entry.name)) byName.set(entry.name, entry.reason);
+  invalidCache.set(invalid, byName);
+  return byName;
 }
 
 /** The annotations as listed, minus keys whose value is undefined (exact optional types). */

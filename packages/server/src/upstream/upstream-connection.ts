@@ -3,7 +3,7 @@ import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTran
 import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { RuntimeError } from '../state/runtime-error.js';
-import { listUpstreamTools } from './list-upstream-tools.js';
+import { listUpstreamTools, type InvalidTool } from './list-upstream-tools.js';
 import type { ListedTool } from './list-upstream-tools.js';
 import { reconnectDelay } from './reconnect-backoff.js';
 import type { BackoffPolicy } from './reconnect-backoff.js';
@@ -25,6 +25,8 @@ export interface UpstreamStatus {
   readonly www_authenticate?: string;
   /** The last known index; kept while the connection is down. */
   readonly tools: ReadonlyMap<string, ListedTool>;
+  /** Entries of that listing it does not serve (malformed, or a name listed twice), and why. */
+  readonly invalid_tools: readonly InvalidTool[];
 }
 
 export interface UpstreamConnectionOptions {
@@ -64,7 +66,7 @@ const EMPTY_TOOLS: ReadonlyMap<string, ListedTool> = new Map();
  * answers it, and list_changed then arrives unsolicited, without a subscriptions/listen stream.
  */
 export class UpstreamConnection {
-  private current: UpstreamStatus = { state: undefined, ever_ready: false, tools: EMPTY_TOOLS };
+  private current: UpstreamStatus = { state: undefined, ever_ready: false, tools: EMPTY_TOOLS, invalid_tools: [] };
   private generation = 0;
   private attempt: Attempt | undefined;
   private failures = 0;
@@ -169,10 +171,10 @@ export class UpstreamConnection {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
       if (this.isStale(attempt)) return;
       this.update({ state: 'discovering' });
-      const tools = await listUpstreamTools(client, this.options.requestTimeoutMs);
+      const listing = await listUpstreamTools(client, this.options.requestTimeoutMs);
       if (this.isStale(attempt)) return;
       this.failures = 0;
-      this.current = { state: 'ready', ever_ready: true, tools };
+      this.current = { state: 'ready', ever_ready: true, tools: listing.tools, invalid_tools: listing.invalid };
       this.options.onChange(this.current);
       if (this.refreshAgain) this.refresh(attempt);
     } catch (cause) {
@@ -217,7 +219,7 @@ export class UpstreamConnection {
     attempt.lost = true;
     void closeQuietly(attempt.client);
     const wasReady = this.current.state === 'ready';
-    const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools };
+    const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools, invalid_tools: this.current.invalid_tools };
     const challenge = attempt.unauthorized?.last();
     if (challenge !== undefined) {
       this.current = {
@@ -263,8 +265,8 @@ export class UpstreamConnection {
     this.refreshAgain = false;
     void (async () => {
       try {
-        const tools = await listUpstreamTools(attempt.client, this.options.requestTimeoutMs);
-        if (!this.isStale(attempt) && this.current.state === 'ready') this.update({ tools });
+        const listing = await listUpstreamTools(attempt.client, this.options.requestTimeoutMs);
+        if (!this.isStale(attempt) && this.current.state === 'ready') this.update({ tools: listing.tools, invalid_tools: listing.invalid });
       } catch (cause) {
         // A dead connection is reported by onclose; anything else leaves the old index in place.
         if (!this.isStale(attempt) && !isConnectionClosed(cause)) this.update({ last_error: `re-listing tools failed: ${this.explain(cause)}` });
