@@ -1,5 +1,5 @@
 // The pure parts: capabilities merging, the consumer treatment of codes, the set verdict.
-import { REASON_CODES, REASONS, VERDICTS, type Verdict } from '@mcpproxy/schema';
+import { REASON_CODES, REASONS, SETTINGS_VERSION, VERDICTS, type Verdict } from '@mcpproxy/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { requiredToolsCapabilities } from '../src/index.js';
@@ -9,8 +9,8 @@ describe('requiredToolsCapabilities', () => {
   it('mirrors the extension in experimental and extensions, keeping the harness capabilities', () => {
     expect(requiredToolsCapabilities({ roots: { listChanged: true }, experimental: { other: { a: 1 } }, extensions: { 'x/y': {} } })).toEqual({
       roots: { listChanged: true },
-      experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: 1 } },
-      extensions: { 'x/y': {}, 'app.mcpproxy/required-tools': { version: 1 } },
+      experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: SETTINGS_VERSION } },
+      extensions: { 'x/y': {}, 'app.mcpproxy/required-tools': { version: SETTINGS_VERSION } },
     });
   });
 });
