@@ -1,5 +1,5 @@
 // The pure parts: capabilities merging, the consumer treatment of codes, the set verdict.
-import { REASON_CODES, REASONS, VERDICTS, type Verdict } from '@mcpproxy/schema';
+import { REASON_CODES, REASONS, SETTINGS_VERSION, VERDICTS, type Verdict } from '@mcpproxy/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { requiredToolsCapabilities } from '../src/index.js';
@@ -9,8 +9,8 @@ describe('requiredToolsCapabilities', () => {
   it('mirrors the extension in experimental and extensions, keeping the harness capabilities', () => {
     expect(requiredToolsCapabilities({ roots: { listChanged: true }, experimental: { other: { a: 1 } }, extensions: { 'x/y': {} } })).toEqual({
       roots: { listChanged: true },
-      experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: 1 } },
-      extensions: { 'x/y': {}, 'app.mcpproxy/required-tools': { version: 1 } },
+      experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: SETTINGS_VERSION } },
+      extensions: { 'x/y': {}, 'app.mcpproxy/required-tools': { version: SETTINGS_VERSION } },
     });
   });
 });
@@ -30,13 +30,17 @@ describe('treatment of per-tool results', () => {
     );
   });
 
+  // A tool below blocked is one whose code the registry calls retryable (read from it, not listed here).
+  const retryableCode = (reason: string | undefined): boolean =>
+    reason !== undefined && Object.hasOwn(REASONS, reason) && (REASONS as Record<string, { retryable: boolean }>)[reason]!.retryable;
+
   it('the set verdict is never better than the answer or any tool, and an unknown answer verdict is blocked at best', () => {
     fc.assert(
       fc.property(fc.constantFrom<Verdict | 'bogus'>(...VERDICTS, 'bogus'), fc.array(fc.option(code, { nil: undefined }), { maxLength: 6 }), (answered, reasons) => {
         const tools = reasons.map((reason, i) => treatTool(reason === undefined ? { id: `s:${i}`, status: 'ready' } : { id: `s:${i}`, status: 'unavailable', reason, retryable: false }));
         const verdict = setVerdict(answered, tools);
         const rank = (v: Verdict) => VERDICTS.indexOf(v);
-        return rank(verdict) >= (answered === 'bogus' ? rank('blocked') : rank(answered)) && tools.every((t) => t.status === 'ready' || rank(verdict) >= rank('blocked') || t.reason === 'server_initializing' || t.reason === 'server_unhealthy');
+        return rank(verdict) >= (answered === 'bogus' ? rank('blocked') : rank(answered)) && tools.every((t) => t.status === 'ready' || rank(verdict) >= rank('blocked') || retryableCode(t.reason));
       }),
     );
   });

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
+import { SETTINGS_VERSION } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreflightError, preflight, requiredToolsCapabilities, resolve, ResolveError } from '../src/index.js';
 import { connect, ERAS, FIXTURE_MAIN, fixtureServer, Scratch, startGateway, stopChild, waitForServer, type Gateway } from './client-harness.js';
@@ -108,7 +109,7 @@ describe('a server that advertises the extension', () => {
   };
 
   it('but answers tools/list without a facet: check mode answers; an unknown code is permanent, non-retryable, blocked', async () => {
-    const fake = await fakeExtensionServer({ version: 1 }, JSON.stringify(checkResult));
+    const fake = await fakeExtensionServer({ version: SETTINGS_VERSION }, JSON.stringify(checkResult));
     try {
       const result = await preflight(fake.client, ['a:one', 'a:two']);
       expect(fake.calls).toEqual(['tools/list+rider', 'tools/call describe_tool']);
@@ -122,7 +123,7 @@ describe('a server that advertises the extension', () => {
   });
 
   it('a check-mode answer that is not a valid result is a failed carriage, never a guess', async () => {
-    const fake = await fakeExtensionServer({ version: 1 }, JSON.stringify({ ...checkResult, verdict: 'fine' }));
+    const fake = await fakeExtensionServer({ version: SETTINGS_VERSION }, JSON.stringify({ ...checkResult, verdict: 'fine' }));
     try {
       const error = await preflight(fake.client, ['a:one']).catch((e: unknown) => e);
       expect((error as PreflightError).code).toBe('no_carriage');

@@ -2,7 +2,7 @@
 // spec/examples/<Def>/invalid/*.json is rejected with the ajv keyword at the path it states.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lenientValidators, strictValidators, type DefName } from '../src/index.js';
+import { lenientValidators, MAX_TOOLS, SETTINGS_VERSION, strictValidators, type DefName } from '../src/index.js';
 import { EXAMPLES, listFiles, readJson } from './repo-files.js';
 
 interface InvalidExample {
@@ -46,9 +46,22 @@ describe('spec/examples', () => {
     expect(errors).toContainEqual(example.error);
   });
 
+  // Settings name the settings version, which moves with the registry: the cases are built from it
+  // rather than written down for one version.
+  it('Settings: the registry\'s own version validates strictly (with or without max_tools), the next one only leniently', () => {
+    for (const value of [{ version: SETTINGS_VERSION }, { version: SETTINGS_VERSION, max_tools: MAX_TOOLS }]) {
+      expect(strictValidators.Settings(value), JSON.stringify(value)).toBe(true);
+      expect(lenientValidators.Settings(value), JSON.stringify(value)).toBe(true);
+    }
+    const next = { version: SETTINGS_VERSION + 1 };
+    expect(strictValidators.Settings(next)).toBe(false);
+    expect((strictValidators.Settings.errors ?? []).map((e) => ({ keyword: e.keyword, instancePath: e.instancePath }))).toContainEqual({ keyword: 'const', instancePath: '/version' });
+    expect(lenientValidators.Settings(next)).toBe(true);
+  });
+
   it('cover at least one valid and one invalid case for the main shapes', () => {
     const defsWithValid = new Set(valid.map(defOf));
-    for (const def of ['Settings', 'RequestRider', 'ToolVerdict', 'ResponseFacet', 'ResolveFacet', 'RestPreflightRequest', 'RestPreflightResponse', 'RestAgentPreflightResponse', 'CheckModeArguments', 'CheckModeResult', 'ActivityRecord', 'ApiError']) {
+    for (const def of ['RequestRider', 'ToolVerdict', 'ResponseFacet', 'ResolveFacet', 'RestPreflightRequest', 'RestPreflightResponse', 'RestAgentPreflightResponse', 'CheckModeArguments', 'CheckModeResult', 'ActivityRecord', 'ApiError']) {
       expect(defsWithValid).toContain(def);
     }
     expect(invalid.length).toBeGreaterThanOrEqual(25);

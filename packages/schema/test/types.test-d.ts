@@ -26,6 +26,7 @@ import type {
   Verdict,
   VERDICTS,
 } from '../src/index.js';
+import { SETTINGS_VERSION } from '../src/index.js';
 
 type UnavailableOf<T> = Extract<T, { status: 'unavailable' }>;
 
@@ -53,8 +54,8 @@ describe('exact verdict types', () => {
     const hashOnUnavailable: RestToolVerdict = { id: 'a:b', status: 'unavailable', reason: 'tool_changed', retryable: false, hash: 'sha256/v1:0' };
     // @ts-expect-error the agent tier never carries a hash
     const agentHash: RestAgentToolVerdict = { id: 'a:b', status: 'ready', hash: 'sha256/v1:0' };
-    // @ts-expect-error a producer advertises settings version 1 only
-    const version2: Settings = { version: 2 };
+    // @ts-expect-error a producer advertises its own settings version only (0 is never one)
+    const version2: Settings = { version: 0 };
     // @ts-expect-error check mode means check: true
     const notChecking: CheckModeArguments = { tool_ids: ['a:b'], check: false };
     void [readyWithReason, suggestionOnChanged, outOfScope, mismatch, wrongRetryable, actionOnPolicy, wrongAction, noRetryable];
@@ -69,7 +70,8 @@ describe('exact verdict types', () => {
     ];
     const rest: RestToolVerdict = { id: 'a:b', status: 'ready', hash: 'sha256/v1:0' };
     const lenient: LenientToolVerdict = { id: 'a:b', status: 'unavailable', reason: 'vendor.example/new_code', retryable: true, action: 'reauthorize' };
-    const settings: Settings = { version: 1, max_tools: 50 };
+    const settings: Settings = { version: SETTINGS_VERSION, max_tools: 50 };
+    expectTypeOf<Settings['version']>().toEqualTypeOf<typeof SETTINGS_VERSION>();
     void [verdicts, rest, lenient, settings];
   });
 

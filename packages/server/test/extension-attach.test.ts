@@ -4,7 +4,7 @@
 // end to end, and the producer's refusals when a source misbehaves.
 import { describe, expect, it } from 'vitest';
 import { prepareSnapshot, type ToolResult } from '@mcpproxy/evaluator';
-import { checkValue, EXTENSION_ID, strictValidators } from '@mcpproxy/schema';
+import { checkValue, EXTENSION_ID, SETTINGS_VERSION, strictValidators } from '@mcpproxy/schema';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, Server, type ListToolsResult, type Tool } from '@modelcontextprotocol/server';
 import { RequiredToolsExtension } from '../src/extension/required-tools-extension.js';
@@ -97,7 +97,7 @@ async function modernClient(factory: () => Server, capabilities: Record<string, 
 describe('attach', () => {
   it('declares the extension where the revision puts it, or in both places when the era is not known', () => {
     const extension = new RequiredToolsExtension({ source: weatherSource() });
-    const settings = { version: 1, max_tools: 50 };
+    const settings = { version: SETTINGS_VERSION, max_tools: 50 };
     const legacy = plainServer();
     extension.attach(legacy, { era: 'legacy' });
     expect(legacy.getCapabilities()).toEqual({ tools: {}, experimental: { [EXTENSION_ID]: settings, [TOOL_RESOLUTION]: {} } });
@@ -160,7 +160,7 @@ describe('a server that is not the gateway, on both revisions', () => {
       return server;
     }, { extensions: { [EXTENSION_ID]: {} } });
     try {
-      expect(client.getServerCapabilities()?.extensions?.[EXTENSION_ID]).toEqual({ version: 1, max_tools: 50 });
+      expect(client.getServerCapabilities()?.extensions?.[EXTENSION_ID]).toEqual({ version: SETTINGS_VERSION, max_tools: 50 });
       const listed = await client.request({ method: 'tools/list', params: { _meta: { [EXTENSION_ID]: { tools: [{ id: 'weather:forecast' }] } } } });
       expect(listed._meta?.[EXTENSION_ID]).toMatchObject({ verdict: 'ready', tools: [{ id: 'weather:forecast', status: 'ready' }] });
     } finally {

@@ -2,7 +2,7 @@
 // negotiation, the facet on exactly the response that carried the rider, -32602 naming the fault,
 // the activity record, and no upstream I/O.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkValue, EXTENSION_ID, strictValidators, type ResponseFacet } from '@mcpproxy/schema';
+import { checkValue, EXTENSION_ID, SETTINGS_VERSION, strictValidators, type ResponseFacet } from '@mcpproxy/schema';
 import { connectClient, ERAS, fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { negotiating, withRawSession, type RawAnswer, type RawEra, type RawSession } from './raw-mcp-session.js';
 import { ADMIN_KEY, restClient, type RestClient } from './rest-client.js';
@@ -59,7 +59,7 @@ describe('advertisement', () => {
     const client = await connectClient(gw.url, 'legacy');
     try {
       const capabilities = client.getServerCapabilities() as Record<string, Record<string, unknown> | undefined>;
-      expect(capabilities['experimental']?.[EXTENSION_ID]).toEqual({ version: 1, max_tools: 50 });
+      expect(capabilities['experimental']?.[EXTENSION_ID]).toEqual({ version: SETTINGS_VERSION, max_tools: 50 });
       expect(checkValue(strictValidators.Settings, capabilities['experimental']?.[EXTENSION_ID]).ok).toBe(true);
       expect(capabilities['extensions']).toBeUndefined();
     } finally {
@@ -70,7 +70,7 @@ describe('advertisement', () => {
   it('2026-07-28: capabilities.extensions of server/discover, and nowhere else', async () => {
     const answer = await withSession('modern', {}, (s) => s.request('server/discover'));
     const capabilities = answer.result.capabilities as Record<string, Record<string, unknown> | undefined>;
-    expect(capabilities['extensions']?.[EXTENSION_ID]).toEqual({ version: 1, max_tools: 50 });
+    expect(capabilities['extensions']?.[EXTENSION_ID]).toEqual({ version: SETTINGS_VERSION, max_tools: 50 });
     expect(capabilities['experimental']).toBeUndefined();
   });
 });

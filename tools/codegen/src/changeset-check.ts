@@ -41,7 +41,7 @@ export function readChangesets(dir: string): Changeset[] {
     });
 }
 
-function mentionsVersion(text: string, version: number): boolean {
+export function mentionsVersion(text: string, version: number): boolean {
   return new RegExp(`settings version ${version}(?![0-9])`, 'i').test(text);
 }
 

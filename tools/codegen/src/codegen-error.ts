@@ -10,6 +10,8 @@ export type CodegenErrorCode =
   | 'version_bump_needed'
   | 'released_copy_missing'
   | 'released_chain_broken'
+  | 'released_copy_edited'
+  | 'baseline_unverifiable'
   | 'changeset_missing'
   | 'drift'
   | 'emit_failed';

@@ -1,7 +1,9 @@
 // The registry's compatibility rules, checked against the newest frozen copy in spec/released/
 // and along the released chain: codes are never removed or renamed; a code's semantics never
 // change; adding or deprecating a code needs a higher settings_version and its frozen copy;
-// rewording passes without a bump.
+// rewording passes without a bump. One relaxation: a reserved code's surfaces change exactly
+// once, when it is activated (status active, activated_in = the new settings version); every
+// other column keeps what the reservation said.
 import type { CodegenProblem } from './codegen-error.js';
 import type { ReleasedRegistry } from './load-spec.js';
 import type { ReasonSpec, Registry } from './registry-model.js';
@@ -37,13 +39,26 @@ export function diffRegistries(older: Registry, newer: Registry): RegistryDiff {
       breaks.push(`code ${code} was removed or renamed: codes are never removed or renamed; deprecate it instead (status "deprecated", deprecated_in)`);
       continue;
     }
+    const activation = old.status === 'reserved' && current.status === 'active';
     for (const field of IMMUTABLE) {
-      if (!same(old[field], current[field])) {
-        breaks.push(`code ${code}: ${field} changed from ${JSON.stringify(old[field])} to ${JSON.stringify(current[field])}; it is immutable once released (a semantic change needs a new extension identifier)`);
-      }
+      if (same(old[field], current[field]) || (field === 'surfaces' && activation)) continue;
+      const exception =
+        field === 'surfaces'
+          ? old.status === 'reserved'
+            ? '; a reserved code changes surfaces only as it becomes active (status active, activated_in)'
+            : '; surfaces change once only, when a reserved code is activated, and this code is not reserved'
+          : '';
+      breaks.push(`code ${code}: ${field} changed from ${JSON.stringify(old[field])} to ${JSON.stringify(current[field])}; it is immutable once released (a semantic change needs a new extension identifier)${exception}`);
+    }
+    if (old.activated_in !== undefined ? old.activated_in !== current.activated_in : current.activated_in !== undefined && !activation) {
+      breaks.push(`code ${code}: activated_in changed from ${JSON.stringify(old.activated_in)} to ${JSON.stringify(current.activated_in)}; it is set once, when a reserved code becomes active, and never changes after`);
+    }
+    if (!same(old.replaced_by, current.replaced_by) && !(old.status !== 'deprecated' && current.status === 'deprecated')) {
+      breaks.push(`code ${code}: replaced_by changed from ${JSON.stringify(old.replaced_by)} to ${JSON.stringify(current.replaced_by)}; a replacement is named only as the code is deprecated`);
     }
     if (old.status !== current.status) {
       if (old.status === 'deprecated') breaks.push(`code ${code}: a deprecated code cannot become ${current.status}`);
+      else if (current.status === 'reserved') breaks.push(`code ${code}: an ${old.status} code cannot become reserved again`);
       else statusChanged.push(code);
     }
   }
@@ -51,10 +66,14 @@ export function diffRegistries(older: Registry, newer: Registry): RegistryDiff {
   return { breaks, added, statusChanged };
 }
 
-function describeChanges(diff: RegistryDiff): string {
+function changesCodes(diff: RegistryDiff): boolean {
+  return diff.added.length > 0 || diff.statusChanged.length > 0;
+}
+
+function describeChanges(diff: RegistryDiff, older: Registry, newer: Registry): string {
   return [
     ...diff.added.map((c) => `added ${c}`),
-    ...diff.statusChanged.map((c) => `status of ${c} changed`),
+    ...diff.statusChanged.map((c) => `status of ${c} changed from ${older.reasons[c]?.status ?? '?'} to ${newer.reasons[c]?.status ?? '?'}`),
   ].join(', ');
 }
 
@@ -69,6 +88,9 @@ function stampProblems(diff: RegistryDiff, newer: Registry, where: string): stri
     const r = newer.reasons[code];
     if (r?.status === 'deprecated' && r.deprecated_in !== newer.settings_version) {
       problems.push(`${where}: code ${code} deprecated now must have deprecated_in ${newer.settings_version}`);
+    }
+    if (r?.status === 'active' && r.activated_in !== newer.settings_version) {
+      problems.push(`${where}: reserved code ${code} activated now must have activated_in ${newer.settings_version}, not ${r.activated_in}`);
     }
   }
   return problems;
@@ -110,13 +132,14 @@ export function compatProblems(current: Registry, released: readonly ReleasedReg
       code: 'released_copy_missing',
       message: `spec/reasons.json: settings_version ${version} has no frozen copy: add spec/released/v${version}.json (a copy of spec/reasons.json)`,
     });
-  } else if (diff.added.length > 0 || diff.statusChanged.length > 0) {
+  } else if (changesCodes(diff)) {
     problems.push({
       code: 'version_bump_needed',
-      message: `spec/reasons.json changed codes since spec/released/v${version}.json (${describeChanges(diff)}): adding or deprecating a code needs a new settings version; bump settings_version to ${version + 1} and add spec/released/v${version + 1}.json (a copy of spec/reasons.json)`,
+      message: `spec/reasons.json changed codes since spec/released/v${version}.json (${describeChanges(diff, newest.registry, current)}): adding or deprecating a code needs a new settings version; bump settings_version to ${version + 1} and add spec/released/v${version + 1}.json (a copy of spec/reasons.json)`,
     });
   }
-  if (version === newest.version && released.length > 1) {
+  // Stamps are checked against the version before; with a bump still to come they would name the wrong one.
+  if (version === newest.version && released.length > 1 && !changesCodes(diff)) {
     const previous = released[released.length - 2];
     if (previous !== undefined) {
       for (const s of stampProblems(diffRegistries(previous.registry, current), current, 'spec/reasons.json')) {

@@ -1,9 +1,10 @@
 // Reads the hand-written single source. The registry is checked against its own schema here,
-// so everything downstream can trust the Registry type.
+// so everything downstream can trust the Registry type; derived columns are filled in here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { CodegenError } from './codegen-error.js';
+import { deriveColumns, type FileRegistry } from './derive-columns.js';
 import type { Registry } from './registry-model.js';
 import type { RepoPaths } from './repo-paths.js';
 
@@ -56,7 +57,7 @@ function registryChecker(reasonsSchema: JsonSchema): (file: string, value: unkno
       const lines = (validate.errors ?? []).map((e) => `  ${e.instancePath || '/'} ${e.message ?? e.keyword}`);
       throw new CodegenError('spec_invalid', `${file} does not match spec/reasons.schema.json:\n${lines.join('\n')}`);
     }
-    return value as Registry;
+    return deriveColumns(value as FileRegistry);
   };
 }
 

@@ -48,6 +48,15 @@ export function registryConsistency(registry: Registry, file = 'spec/reasons.jso
     if (r.deprecated_in !== undefined && (r.deprecated_in > registry.settings_version || r.deprecated_in <= r.since)) {
       problems.push(`${code}: deprecated_in ${r.deprecated_in} must be after since ${r.since} and at most settings_version ${registry.settings_version}`);
     }
+    if (r.activated_in !== undefined && (r.activated_in > registry.settings_version || r.activated_in <= r.since)) {
+      problems.push(`${code}: activated_in ${r.activated_in} must be after since ${r.since} and at most settings_version ${registry.settings_version}`);
+    }
+    if (r.replaced_by !== undefined) {
+      const replacement = Object.hasOwn(registry.reasons, r.replaced_by) ? registry.reasons[r.replaced_by] : undefined;
+      if (replacement === undefined) problems.push(`${code}: replaced_by ${r.replaced_by} is not a code of this registry`);
+      else if (r.replaced_by === code) problems.push(`${code}: a code cannot replace itself`);
+      else if (replacement.status !== 'active') problems.push(`${code}: replaced_by ${r.replaced_by} must be an active code, not a ${replacement.status} one`);
+    }
     if (r.status === 'reserved' && SURFACE_NAMES.some((s) => r.surfaces[s])) problems.push(`${code}: a reserved code is never emitted, so every surface must be false`);
     if (r.status !== 'reserved' && !SURFACE_NAMES.some((s) => r.surfaces[s])) problems.push(`${code}: an emittable code needs at least one surface`);
     for (const [where, text] of wordingTexts(code, r.wording)) {

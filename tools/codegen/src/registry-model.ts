@@ -32,6 +32,10 @@ export interface ReasonWording {
   readonly variants?: Readonly<Record<string, WordingText>>;
 }
 
+/**
+ * A registry entry as codegen uses it. `retryable` and `exit_code` are always present here:
+ * the loader derives them (see derive-columns.ts) when the file leaves them out.
+ */
 export interface ReasonSpec {
   readonly class: ReasonClass;
   readonly retryable: boolean;
@@ -43,6 +47,10 @@ export interface ReasonSpec {
   readonly status: ReasonStatus;
   readonly since: number;
   readonly deprecated_in?: number;
+  /** The settings version that activated a code first registered as reserved. */
+  readonly activated_in?: number;
+  /** The code a deprecated one is replaced by, if any. */
+  readonly replaced_by?: string;
   readonly wording: ReasonWording;
 }
 

@@ -4,9 +4,11 @@ import { CodegenError, type CodegenProblem } from './codegen-error.js';
 import { compatProblems, releasedChainProblems } from './compat-check.js';
 import { driftProblems, findDrift, writeGenerated } from './drift-check.js';
 import { generate } from './generate.js';
-import { loadSpec } from './load-spec.js';
+import type { GeneratedFile } from './generated-file.js';
+import { loadSpec, type Spec } from './load-spec.js';
+import { releasedBaselineProblems } from './released-baseline.js';
 import { registryConsistency } from './registry-consistency.js';
-import { repoPaths } from './repo-paths.js';
+import { repoPaths, type RepoPaths } from './repo-paths.js';
 import { schemaConsistency } from './schema-consistency.js';
 
 export interface CodegenOutcome {
@@ -15,26 +17,53 @@ export interface CodegenOutcome {
 }
 
 /**
+ * Every guard, in one list. When the registry changes codes without a new settings version,
+ * the version-bound checks (since/deprecated_in/activated_in within settings_version, the
+ * changeset that announces the version) are judged as if the bump were done: the bump hint
+ * already says to make it, and a hint it makes moot would only contradict it.
+ */
+function guardProblems(paths: RepoPaths, spec: Spec): CodegenProblem[] {
+  const compat = compatProblems(spec.registry, spec.released);
+  const bumpNeeded = compat.some((p) => p.code === 'version_bump_needed');
+  const asBumped = bumpNeeded ? { ...spec.registry, settings_version: spec.registry.settings_version + 1 } : spec.registry;
+  return [
+    ...registryConsistency(asBumped),
+    ...spec.released.flatMap((r) => registryConsistency(r.registry, `spec/released/v${r.version}.json`)),
+    ...schemaConsistency(spec.payloadSchema),
+    ...releasedChainProblems(spec.released),
+    ...releasedBaselineProblems(paths, spec.released),
+    ...compat,
+    ...changesetProblems(paths, asBumped, spec.released),
+  ];
+}
+
+async function generateOrProblem(spec: Spec): Promise<GeneratedFile[] | CodegenProblem> {
+  try {
+    return await generate(spec);
+  } catch (error) {
+    if (error instanceof CodegenError) return { code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/**
  * Guards report problems but never stop generation: with --write the files are still brought
- * in line with spec/, and the run fails until the guards pass too.
+ * in line with spec/, and the run fails until the guards pass too. A generation that fails
+ * adds its error to the guards' problems instead of replacing them: the guard usually says
+ * the cause more plainly than the emitter does.
  */
 export async function runCodegen(root: string, write: boolean): Promise<CodegenOutcome> {
   const paths = repoPaths(root);
+  let spec: Spec;
   try {
-    const spec = loadSpec(paths);
-    const guards = [
-      ...registryConsistency(spec.registry),
-      ...spec.released.flatMap((r) => registryConsistency(r.registry, `spec/released/v${r.version}.json`)),
-      ...schemaConsistency(spec.payloadSchema),
-      ...releasedChainProblems(spec.released),
-      ...compatProblems(spec.registry, spec.released),
-      ...changesetProblems(paths, spec.registry, spec.released),
-    ];
-    const files = await generate(spec);
-    if (write) return { problems: guards, written: writeGenerated(paths.root, files).map((d) => d.path) };
-    return { problems: [...guards, ...driftProblems(findDrift(paths.root, files))], written: [] };
+    spec = loadSpec(paths);
   } catch (error) {
     if (error instanceof CodegenError) return { problems: [{ code: error.code, message: error.message }], written: [] };
     throw error;
   }
+  const guards = guardProblems(paths, spec);
+  const files = await generateOrProblem(spec);
+  if (!Array.isArray(files)) return { problems: [...guards, files], written: [] };
+  if (write) return { problems: guards, written: writeGenerated(paths.root, files).map((d) => d.path) };
+  return { problems: [...guards, ...driftProblems(findDrift(paths.root, files))], written: [] };
 }

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../src/load-spec.js';
 import type { Registry } from '../src/registry-model.js';
 import { registryConsistency } from '../src/registry-consistency.js';
-import { REAL_ROOT } from './temp-repo.js';
+import { repoPaths } from '../src/repo-paths.js';
 
-const registry = JSON.parse(readFileSync(join(REAL_ROOT, 'spec', 'reasons.json'), 'utf8')) as Registry;
+// As loaded: the derived columns (retryable, exit_code) filled in from class and verdict.
+const registry = loadSpec(repoPaths()).registry;
 
 function withReason(code: string, patch: Record<string, unknown>): Registry {
   const copy = structuredClone(registry) as unknown as { reasons: Record<string, Record<string, unknown>> };
@@ -26,7 +26,10 @@ describe('registry self-consistency', () => {
     ['diagnostic actions include the default', 'server_unhealthy', { diagnostic_actions: ['restart', 'login'] }, 'diagnostic_actions must include the default action'],
     ['a reserved code has no surface', 'server_saturated', { surfaces: { rest_operator: true, rest_agent: false, rider: false, check: false, resolve: false } }, 'a reserved code is never emitted'],
     ['wording placeholders', 'tool_changed', { wording: { detail: 'Tool {tool_name} changed.', remediation: 'x' } }, 'placeholder {tool_name} is not one of'],
-    ['since not after the settings version', 'tool_changed', { since: 2 }, 'since 2 is after settings_version 1'],
+    ['since not after the settings version', 'tool_changed', { since: registry.settings_version + 1 }, `since ${registry.settings_version + 1} is after settings_version ${registry.settings_version}`],
+    ['activated_in after since', 'tool_changed', { activated_in: 1 }, 'activated_in 1 must be after since 1'],
+    ['a replacement that exists', 'tool_changed', { status: 'deprecated', deprecated_in: 2, replaced_by: 'tool_renamed' }, 'replaced_by tool_renamed is not a code of this registry'],
+    ['a replacement that is active', 'tool_changed', { status: 'deprecated', deprecated_in: 2, replaced_by: 'server_saturated' }, 'must be an active code, not a reserved one'],
   ])('checks %s', (_name, code, patch, message) => {
     const problems = registryConsistency(withReason(code, patch));
     expect(problems.map((p) => p.code)).toContain('registry_inconsistent');

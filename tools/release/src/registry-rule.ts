@@ -2,44 +2,17 @@
 // (drift, compatibility, and a pending minor changeset that names the added or deprecated
 // codes); this adds the rest of the rule: every other published package that holds generated
 // content needs at least a minor changeset for a settings version that has not shipped.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { changesetProblems, readChangesets, SCHEMA_PACKAGE } from '@mcpproxy/codegen/src/changeset-check.js';
-import { REGENERATE_COMMAND } from '@mcpproxy/codegen/src/generated-banner.js';
+import { packagesWithGeneratedContent } from '@mcpproxy/codegen/src/generated-content.js';
 import { loadSpec } from '@mcpproxy/codegen/src/load-spec.js';
 import { repoPaths } from '@mcpproxy/codegen/src/repo-paths.js';
 import { runCodegen } from '@mcpproxy/codegen/src/run-codegen.js';
 import type { ReleaseProblem } from './release-problem.js';
 import type { WorkspacePackage } from './workspace-packages.js';
 
-/** Every generated file names the command that rebuilds it; that line is how we recognise one. */
-const GENERATED_MARK = `regenerate with: ${REGENERATE_COMMAND}`;
-const SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', 'coverage']);
-const TEXT_FILE = /\.(ts|js|mjs|cjs|json|md|ya?ml)$/;
-
-function firstGeneratedFile(dir: string): string | undefined {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.name.startsWith('.') || SKIPPED_DIRECTORIES.has(entry.name)) continue;
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      const found = firstGeneratedFile(full);
-      if (found !== undefined) return found;
-    } else if (TEXT_FILE.test(entry.name) && readFileSync(full, 'utf8').includes(GENERATED_MARK)) {
-      return full;
-    }
-  }
-  return undefined;
-}
-
-/** Packages holding at least one file codegen wrote, with one such file as evidence. */
-export function packagesWithGeneratedContent(packages: readonly WorkspacePackage[]): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const pkg of packages) {
-    const file = firstGeneratedFile(pkg.dir);
-    if (file !== undefined) found.set(pkg.name, relative(pkg.dir, file));
-  }
-  return found;
-}
+export { packagesWithGeneratedContent };
 
 /**
  * Whether the current settings version still awaits its first release. Codegen decides that

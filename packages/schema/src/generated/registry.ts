@@ -72,6 +72,10 @@ export interface ReasonEntry {
   readonly status: ReasonStatus;
   readonly since: number;
   readonly deprecated_in?: number;
+  /** The code that replaces a deprecated one, if any. */
+  readonly replaced_by?: string;
+  /** The settings version that activated a code first registered as reserved (its surfaces changed then). */
+  readonly activated_in?: number;
   readonly wording: ReasonWording;
 }
 
