@@ -3,15 +3,11 @@
 // upstream gets no calls and every surface (REST operator and agent, the rider on both revisions,
 // check mode, the resolve facet) says server_saturated with the Retry-After in the detail, until
 // the injected clock passes the 30 s and the recovered upstream is ready and called again.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFixture, type HttpFixture } from './fixture-process.js';
-import { connectClient, startTestGateway, TempDir, toolText, waitForState, type TestGateway } from './gateway-harness.js';
-import { ManualClock } from './manual-clock.js';
+import { waitForState } from './gateway-harness.js';
 import { IN_PROCESS_SURFACES, type InProcessSurface } from './sabotage-surfaces.js';
 import type { SabotageWorld } from './sabotage-world.js';
+import { startSaturationWorld, type SaturationWorld } from './saturation-world.js';
 
 const ADMIN_KEY = 'saturation-admin-key-0123456789';
 const AGENT_TOKEN = 'saturation-agent-token-0123456789';
@@ -22,63 +18,36 @@ const REFUSAL = [
   'Remediation: Retry later, or wait for it: mcpproxy tools preflight busy:work --wait 10s',
 ].join('\n');
 
-let dir: TempDir;
-let fixture: HttpFixture;
-let gateway: TestGateway;
+let sat: SaturationWorld;
+/** The same gateway as the sabotage matrix's surface drivers see a world. */
 let world: SabotageWorld;
-let client: Client;
-const clock = new ManualClock();
-const overloadFile = () => join(dir.path, 'busy.overload.json');
-
-function overload(answer: Record<string, unknown>): void {
-  writeFileSync(overloadFile(), JSON.stringify(answer));
-  process.kill(fixture.process.pid ?? 0, 'SIGHUP');
-}
-
-async function callWork(): Promise<string> {
-  return toolText(await client.callTool({ name: 'busy:work', arguments: { n: 1 } }));
-}
 
 beforeAll(async () => {
-  dir = new TempDir();
-  fixture = await startHttpFixture(['--tools', dir.tools('busy', [{ name: 'work', echo: true, annotations: { readOnlyHint: true } }]), '--overload', overloadFile()]);
-  gateway = await startTestGateway(
-    dir,
-    {
-      api_key: ADMIN_KEY,
-      servers: [{ name: 'busy', url: fixture.url, quarantined: false }],
-      agent_tokens: [{ name: 'agent-all', token: AGENT_TOKEN, allowed_servers: ['*'] }],
-    },
-    { clock },
-  );
-  world = { gateway, origin: gateway.gateway.origin ?? '', mcpUrl: gateway.url, adminKey: ADMIN_KEY, tokens: { 'agent-all': AGENT_TOKEN }, close: () => gateway.close() };
-  await waitForState(gateway.gateway, (state) => state.snapshot.servers.get('busy')?.connection.state === 'ready');
-  client = await connectClient(gateway.url, 'modern');
+  sat = await startSaturationWorld({ api_key: ADMIN_KEY, agent_tokens: [{ name: 'agent-all', token: AGENT_TOKEN, allowed_servers: ['*'] }] });
+  const gateway = sat.gateway;
+  world = { gateway, origin: gateway.gateway.origin ?? '', mcpUrl: gateway.url, adminKey: ADMIN_KEY, tokens: { 'agent-all': AGENT_TOKEN }, close: () => sat.close() };
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
-  await gateway?.close();
-  await fixture?.stop();
-  dir?.remove();
+  await sat?.close();
 });
 
 describe('an HTTP upstream that answers tools/call 429 with Retry-After', () => {
   it('the call that meets the 429 reads like every refusal after it, and the next ones never reach the upstream', async () => {
-    expect(await callWork()).toBe('{"n":1}');
-    overload({ status: 429, retry_after: '30' });
+    expect(await sat.callWork()).toBe('{"n":1}');
+    sat.overload({ status: 429, retry_after: '30' });
     // The fixture reads its switch on SIGHUP, asynchronously: calls are answered until it has.
     const answers: string[] = [];
     while (answers.at(-1) !== REFUSAL) {
-      answers.push(await callWork());
+      answers.push(await sat.callWork());
       if (answers.length > 500) throw new Error(`never refused: ${answers.slice(-3).join(' | ')}`);
     }
     expect(answers.filter((text) => text !== '{"n":1}' && text !== REFUSAL)).toEqual([]);
-    expect(gateway.gateway.runtime.current().snapshot.servers.get('busy')?.connection.saturation).toEqual({ signal: 'HTTP 429', retry_after_s: 30 });
+    expect(sat.gateway.gateway.runtime.current().snapshot.servers.get('busy')?.connection.saturation).toEqual({ signal: 'HTTP 429', retry_after_s: 30 });
 
-    const sent = gateway.gateway.runtime.upstreamMessageCount();
-    expect(await callWork()).toBe(REFUSAL);
-    expect(gateway.gateway.runtime.upstreamMessageCount()).toBe(sent);
+    const sent = sat.gateway.gateway.runtime.upstreamMessageCount();
+    expect(await sat.callWork()).toBe(REFUSAL);
+    expect(sat.gateway.gateway.runtime.upstreamMessageCount()).toBe(sent);
   });
 
   it.each(SURFACES)('%s says server_saturated (retryable, degraded_retryable, exit 10, no action)', async (surface) => {
@@ -110,18 +79,18 @@ describe('an HTTP upstream that answers tools/call 429 with Retry-After', () => 
   });
 
   it('is ready again once the Retry-After has passed, with no probe in between, and is called again', async () => {
-    overload({});
-    const sent = gateway.gateway.runtime.upstreamMessageCount();
-    await clock.advance(29_999);
-    expect(gateway.gateway.runtime.current().snapshot.servers.get('busy')?.connection.saturation).toBeDefined();
-    await clock.advance(1);
-    await waitForState(gateway.gateway, (state) => state.snapshot.servers.get('busy')?.connection.saturation === undefined);
+    sat.overload({});
+    const sent = sat.gateway.gateway.runtime.upstreamMessageCount();
+    await sat.clock.advance(29_999);
+    expect(sat.gateway.gateway.runtime.current().snapshot.servers.get('busy')?.connection.saturation).toBeDefined();
+    await sat.clock.advance(1);
+    await waitForState(sat.gateway.gateway, (state) => state.snapshot.servers.get('busy')?.connection.saturation === undefined);
     // Nothing probed the upstream to end the window: the clock did.
-    expect(gateway.gateway.runtime.upstreamMessageCount()).toBe(sent);
+    expect(sat.gateway.gateway.runtime.upstreamMessageCount()).toBe(sent);
     for (const surface of SURFACES) {
       const observed = await IN_PROCESS_SURFACES[surface](world, { tool: 'busy:work', caller: {} });
       expect(observed, surface).toEqual(surface === 'resolve' ? { status: 'ready' } : { status: 'ready', verdict: 'ready', exit_code: 0 });
     }
-    expect(await callWork()).toBe('{"n":1}');
+    expect(await sat.callWork()).toBe('{"n":1}');
   });
 });
