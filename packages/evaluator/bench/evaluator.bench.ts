@@ -41,7 +41,7 @@ const toolNames: string[][] = Array.from({ length: SERVERS }, () => {
 });
 
 // The last ten servers carry one unhappy state each, for the mixed case.
-const SPECIAL = { quarantined: 90, disabled: 91, login: 92, unhealthy: 93, starting: 94, allowList: 95, approvals: 96, outOfScope: 99 };
+const SPECIAL = { quarantined: 90, disabled: 91, login: 92, unhealthy: 93, starting: 94, allowList: 95, approvals: 96, saturated: 97, outOfScope: 99 };
 
 /** With `special`, servers 90-99 carry the unhappy states of the mixed case; without, all 10,000 tools are servable. */
 function buildSnapshot(special: boolean): GatewaySnapshot {
@@ -70,6 +70,7 @@ function buildSnapshot(special: boolean): GatewaySnapshot {
       state === SPECIAL.login ? { state: 'pending_auth', ever_ready: true }
       : state === SPECIAL.unhealthy ? { state: 'error', last_error: 'connection refused', diagnostic_action: 'restart', ever_ready: true }
       : state === SPECIAL.starting ? { state: 'connecting', ever_ready: false }
+      : state === SPECIAL.saturated ? { state: 'ready', ever_ready: true, saturation: { signal: 'HTTP 429', retry_after_s: 30 } }
       : { state: 'ready', ever_ready: true };
     map.set(name, {
       name,
@@ -99,7 +100,7 @@ const operator: EvaluationContext = {
 // Case 1: 10 ready IDs on ten ordinary servers.
 const ready: PreflightRequest = { tools: Array.from({ length: 10 }, (_, k) => ({ id: name(k * 7, k * 9) })) };
 
-// Case 2: 50 IDs, every one of the 15 codes at least once (operator tier, read_only_only policy).
+// Case 2: 50 IDs, every emittable code at least once (operator tier, read_only_only policy).
 const mixedIds: { id: string; pin?: string }[] = [
   { id: name(1, 0) }, { id: name(2, 1) },
   { id: 'nosuch:tool_abc' }, { id: name(SPECIAL.outOfScope, 0) },
@@ -108,7 +109,7 @@ const mixedIds: { id: string; pin?: string }[] = [
   { id: name(SPECIAL.allowList, 60) },
   { id: name(SPECIAL.approvals, 0) }, { id: name(SPECIAL.approvals, 1) }, { id: name(SPECIAL.approvals, 2) },
   { id: name(4, 0), pin: hash(1) }, { id: name(5, 0), pin: 'sha256/v2:00' },
-  { id: name(SPECIAL.login, 0) }, { id: name(SPECIAL.unhealthy, 0) }, { id: name(SPECIAL.starting, 0) },
+  { id: name(SPECIAL.login, 0) }, { id: name(SPECIAL.unhealthy, 0) }, { id: name(SPECIAL.starting, 0) }, { id: name(SPECIAL.saturated, 0) },
   { id: name(6, 7) }, { id: name(6, 8) },
 ];
 for (let k = 0; mixedIds.length < 50; k += 1) mixedIds.push({ id: name(10 + k, k % 10 === 7 || k % 10 === 8 ? 0 : k) });
@@ -195,7 +196,7 @@ const milli = (ns: number): string => `${(ns / 1e6).toFixed(2)} ms`;
 const loadBefore = loadavg()[0] ?? 0;
 const results: [string, Figures, (ns: number) => string, string][] = [
   ['10 ready IDs (agent tier)', measure(() => evaluate(prepared, ready, agent), 20_000, 100_000), micro, 'median < 20 µs'],
-  ['50 mixed IDs, all 15 codes (operator tier)', measure(() => evaluate(prepared, mixed, operator), 5_000, 20_000), micro, '-'],
+  ['50 mixed IDs, every emittable code (operator tier)', measure(() => evaluate(prepared, mixed, operator), 5_000, 20_000), micro, '-'],
   ['50 adversarial not_found IDs (agent tier)', measure(() => evaluate(prepared, adversarial, agent), 5_000, 20_000), micro, 'p99 < 1 ms'],
   ['prepareSnapshot, 10,000 names (suggestion index build)', measure(() => prepareSnapshot(plainSnapshot), 20, 200), milli, '< 50 ms'],
 ];

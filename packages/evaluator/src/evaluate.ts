@@ -11,6 +11,7 @@ import { queryScratch, type QueryScratch } from './query-scratch.js';
 import { querySuggestions } from './query-suggestions.js';
 import type { EvaluationContext, Policy, PreflightRequest, RequestedTool } from './request.js';
 import { isServerInScope, resolveScope } from './resolve-scope.js';
+import { saturationCause } from './saturation-cause.js';
 import type { Evaluation, ToolResult } from './result.js';
 import { isWireToolHash } from './tool-hash.js';
 import { unavailableResult, type UnavailableCause } from './unavailable-result.js';
@@ -78,6 +79,9 @@ function evaluateOne(evaluator: Evaluator, requested: RequestedTool): ToolResult
     }
   }
   if (connection !== undefined) return unavailableResult(id, connectionCause(connection, server.connection, values));
+  // After the connection gates (it only means something on a ready connection), before the policy.
+  const saturation = server.connection.saturation;
+  if (saturation !== undefined) return unavailableResult(id, saturationCause(saturation, values));
   const exclusion = checkPolicy(indexed?.annotations, evaluator.policy);
   if (exclusion !== undefined) return unavailableResult(id, policyCause(exclusion, values));
 

@@ -4,6 +4,7 @@ export type {
   ConnectionState,
   GatewaySnapshot,
   IndexedTool,
+  Saturation,
   ServerConnection,
   ServerSnapshot,
   ToolAnnotations,

@@ -38,6 +38,14 @@ export interface ApprovalRecord {
   readonly user_disabled: boolean;
 }
 
+/** A ready upstream said it is overloaded; the gateway holds its calls until the backoff ends. */
+export interface Saturation {
+  /** What it said, as the detail shows it: 'HTTP 429', 'HTTP 503', 'JSON-RPC error -32000'. */
+  readonly signal: string;
+  /** The whole seconds of its Retry-After, when it sent one. */
+  readonly retry_after_s?: number;
+}
+
 export interface ServerConnection {
   /** Undefined while the server has no state yet (it counts as initializing). */
   readonly state?: ConnectionState;
@@ -45,6 +53,8 @@ export interface ServerConnection {
   readonly diagnostic_action?: 'restart' | 'login' | 'view_logs';
   /** Was ready at least once since start (its last-known tools stay served). */
   readonly ever_ready: boolean;
+  /** Set while a ready upstream's overload backoff runs; read only when the state is ready. */
+  readonly saturation?: Saturation;
 }
 
 export interface ServerSnapshot {

@@ -60,12 +60,20 @@ const connectionArb: fc.Arbitrary<ServerConnection> = fc
     last_error: fc.option(fc.oneof(fc.string({ maxLength: 12 }), fc.constant('e'.repeat(1200)), fc.constant('😀'.repeat(1001))), { nil: undefined }),
     diagnostic_action: fc.option(fc.constantFrom('restart', 'login', 'view_logs') as fc.Arbitrary<'restart' | 'login' | 'view_logs'>, { nil: undefined }),
     ever_ready: fc.boolean(),
+    // Drawn on any state: a server that is not ready must ignore it.
+    saturation: fc.option(
+      fc.record({ signal: fc.constantFrom('HTTP 429', 'HTTP 503', 'JSON-RPC error -32000'), retry_after_s: fc.option(fc.nat(86_400), { nil: undefined }) }),
+      { nil: undefined, freq: 3 },
+    ),
   })
-  .map(({ state, last_error, diagnostic_action, ever_ready }) => ({
+  .map(({ state, last_error, diagnostic_action, ever_ready, saturation }) => ({
     ever_ready,
     ...(state === undefined ? {} : { state }),
     ...(last_error === undefined ? {} : { last_error }),
     ...(diagnostic_action === undefined ? {} : { diagnostic_action }),
+    ...(saturation === undefined
+      ? {}
+      : { saturation: { signal: saturation.signal, ...(saturation.retry_after_s === undefined ? {} : { retry_after_s: saturation.retry_after_s }) } }),
   }));
 
 const toolSubset = fc.subarray([...TOOL_POOL]);

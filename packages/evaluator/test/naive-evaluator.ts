@@ -25,6 +25,8 @@ const TABLE: Record<string, { retryable: boolean; action: string | undefined; ve
   policy_filtered: { retryable: false, action: undefined, verdict: 'blocked' },
   not_found: { retryable: false, action: 'configure', verdict: 'unknown_ids' },
   server_not_configured: { retryable: false, action: 'configure', verdict: 'unknown_ids' },
+  // settings version 2: an upstream that said it is overloaded (retryable, no action)
+  server_saturated: { retryable: true, action: undefined, verdict: 'degraded_retryable' },
 };
 export const NAIVE_TABLE = TABLE;
 export const NAIVE_VERDICT_ORDER = ['ready', 'degraded_retryable', 'blocked', 'unknown_ids'];
@@ -209,6 +211,14 @@ export function naiveEvaluateOne(snapshot: GatewaySnapshot, id: string, pin: str
 
   const connection = connectionVerdict();
   if (connection) return connection;
+
+  // Only a ready connection gets this far; the upstream said it is overloaded.
+  const saturation = server.connection.saturation;
+  if (saturation) {
+    const said = { ...values, overload_signal: saturation.signal };
+    if (saturation.retry_after_s === undefined) return fail(id, 'server_saturated', said);
+    return fail(id, 'server_saturated', { ...said, retry_after: String(saturation.retry_after_s) }, { variant: 'retry_after' });
+  }
 
   const hints = indexed?.annotations ?? {};
   const exclude = (rule: string, annotation: string, value: unknown, wanted: boolean): Result | undefined => {

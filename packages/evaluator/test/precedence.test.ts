@@ -17,6 +17,7 @@ interface State {
   readonly enabledTools: readonly string[];
   readonly pin: string | undefined;
   readonly state: ConnectionState;
+  readonly saturated: boolean;
   readonly policy: Policy | undefined;
 }
 
@@ -32,6 +33,7 @@ const base: State = {
   enabledTools: [],
   pin: undefined,
   state: 'ready',
+  saturated: false,
   policy: undefined,
 };
 
@@ -64,6 +66,7 @@ const gates: readonly Gate[] = [
   { name: '11 waiting for login', code: 'oauth_required', make: (s) => ({ ...s, state: 'pending_auth' }), holds: (s) => known(s) && s.state === 'pending_auth' },
   { name: '12 unhealthy', code: 'server_unhealthy', make: (s) => ({ ...s, state: 'error' }), holds: (s) => known(s) && s.state === 'error' },
   { name: '13 initializing', code: 'server_initializing', make: (s) => ({ ...s, state: 'connecting' }), holds: (s) => known(s) && s.state === 'connecting' },
+  { name: '13b saturated', code: 'server_saturated', make: (s) => ({ ...s, saturated: true }), holds: (s) => known(s) && (s.indexed || s.approval !== undefined) && s.saturated && s.state === 'ready' },
   { name: '14 annotation policy', code: 'missing_annotation', make: (s) => ({ ...s, policy: { read_only_only: true } }), holds: (s) => known(s) && s.policy?.read_only_only === true },
 ];
 
@@ -78,13 +81,15 @@ const impossible: readonly (readonly [string, string, string])[] = [
   ['11 waiting for login', '12 unhealthy', 'one connection has one state'],
   ['11 waiting for login', '13 initializing', 'one connection has one state'],
   ['12 unhealthy', '13 initializing', 'one connection has one state'],
+  ['5 unknown tool', '13b saturated', 'saturation is about calling a tool the server lists'],
+  ...CONNECTION.map((name) => [name, '13b saturated', 'saturation means something only on a ready connection'] as const),
 ];
 
 function evaluateState(state: State): string | undefined {
   const servers = state.configured
     ? [
         server('s', {
-          connection: { state: state.state },
+          connection: state.saturated ? { state: state.state, saturation: { signal: 'HTTP 429' } } : { state: state.state },
           quarantined: state.quarantined,
           enabled: state.enabled,
           tools: state.indexed ? [tool('t', undefined, STORED)] : [],

@@ -84,6 +84,9 @@ const main = gateway(
     server('discovering', { connection: { state: 'discovering' } }),
     server('authenticating', { connection: { state: 'authenticating' } }),
     server('stateless', { connection: { ever_ready: false }, stateless: true }),
+    server('busy', { connection: { saturation: { signal: 'HTTP 429', retry_after_s: 30 } }, tools: [tool('list')] }),
+    server('throttled', { connection: { saturation: { signal: 'JSON-RPC error -32042' } }, tools: [tool('list')] }),
+    server('rebooting', { connection: { state: 'connecting', saturation: { signal: 'HTTP 503' } }, tools: [tool('list')] }),
   ],
   { profiles: { dev: ['github', 'gitlab'], ops: ['jira'] } },
 );
@@ -248,6 +251,17 @@ const cases: readonly Case[] = [
     expected: unavailable('authenticating:x', 'server_initializing', true, undefined, startingDetail('authenticating'), 'Retry shortly, or wait for it: mcpproxy tools preflight authenticating:x --wait 10s') },
   { name: 'server_initializing (no state yet)', tool: { id: 'stateless:x' }, tier: 'agent',
     expected: unavailable('stateless:x', 'server_initializing', true, undefined, startingDetail('stateless'), 'Retry shortly, or wait for it: mcpproxy tools preflight stateless:x --wait 10s') },
+
+  // settings version 2: after the connection gates, before the policy
+  { name: 'server_saturated with a Retry-After', tool: { id: 'busy:list' }, tier: 'agent',
+    expected: unavailable('busy:list', 'server_saturated', true, undefined, 'Server busy says it is overloaded (HTTP 429): retry after 30 s.', 'Retry later, or wait for it: mcpproxy tools preflight busy:list --wait 10s') },
+  { name: 'server_saturated without a Retry-After outranks the annotation policy', tool: { id: 'throttled:list' }, tier: 'operator', policy: { read_only_only: true },
+    expected: unavailable('throttled:list', 'server_saturated', true, undefined, 'Server throttled says it is overloaded (JSON-RPC error -32042); the gateway sends it no calls until its backoff ends.',
+      'Retry later, or wait for it: mcpproxy tools preflight throttled:list --wait 10s') },
+  { name: 'server_saturated does not hide an unknown tool of a ready server', tool: { id: 'busy:nope' }, tier: 'operator',
+    expected: unavailable('busy:nope', 'not_found', false, 'configure', 'Tool busy:nope was not found.', notFoundRemedy) },
+  { name: 'a server that is not ready gets its connection verdict, saturated or not', tool: { id: 'rebooting:list' }, tier: 'agent',
+    expected: unavailable('rebooting:list', 'server_initializing', true, undefined, startingDetail('rebooting'), 'Retry shortly, or wait for it: mcpproxy tools preflight rebooting:list --wait 10s') },
 
   // 14
   { name: 'missing_annotation (read_only_only, no annotations)', tool: { id: 'github:search' }, tier: 'agent', policy: { read_only_only: true },

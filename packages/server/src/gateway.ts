@@ -18,6 +18,7 @@ import { createPreflightSeam } from './preflight/preflight-seam.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
 import { openStore, type Store } from './store/store.js';
+import type { WaitClock } from './preflight/wait-clock.js';
 
 export interface GatewayOptions {
   /** Serve MCP on this process's stdin/stdout instead of HTTP (`serve --stdio`). */
@@ -26,6 +27,8 @@ export interface GatewayOptions {
   readonly log?: (line: string) => void;
   /** Wraps the opened store (tests inject one that fails on purpose); the wrapper's close() must close the store. */
   readonly wrapStore?: (store: Store) => Store;
+  /** What ends an upstream's overload window (tests move it by hand; default the real clock). */
+  readonly clock?: WaitClock;
 }
 
 export interface RunningGateway {
@@ -75,6 +78,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       // Upstreams see the gateway under its own name and version.
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.

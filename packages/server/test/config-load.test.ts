@@ -73,7 +73,7 @@ describe('defaults', () => {
     });
     // a relative data_dir is taken from the config file's directory
     expect(config.data_dir).toBe(s.file('state'));
-    expect(config.servers[0]).toEqual({ ...stdioServer, env: {}, enabled: true, enabled_tools: [], disabled_tools: [], auto_approve_tool_changes: false });
+    expect(config.servers[0]).toEqual({ ...stdioServer, env: {}, enabled: true, enabled_tools: [], disabled_tools: [], auto_approve_tool_changes: false, saturation_error_codes: [] });
     expect(config.servers[1]).toEqual({
       name: 'remote',
       url: 'http://127.0.0.1:9000/mcp',
@@ -82,6 +82,7 @@ describe('defaults', () => {
       enabled_tools: [],
       disabled_tools: [],
       auto_approve_tool_changes: false,
+      saturation_error_codes: [],
     });
   });
 

@@ -1,12 +1,13 @@
 // The world the sabotage matrix runs in: real fixture upstreams (stdio children of the gateway and
 // separate HTTP processes), a real in-process gateway, and every row's state induced the way an
 // operator or a failing upstream would (REST actions, a rewritten tools file + SIGHUP, SIGKILL, a
-// delayed restart, a 401). Reused by the CLI's tests: they get URLs and credentials from here.
+// delayed restart, a 401, an overload switch + SIGHUP and one tools/call to meet it). Reused by the CLI's tests: they get URLs and credentials from here.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApprovalRecord } from '@mcpproxy/evaluator';
 import type { RuntimeServerSnapshot } from '../src/state/gateway-runtime.js';
-import { startHttpFixture, type HttpFixture } from './fixture-process.js';
+import { RuntimeError } from '../src/state/runtime-error.js';
+import { eventually, startHttpFixture, type HttpFixture } from './fixture-process.js';
 import { FIXTURE_MAIN, startTestGateway, TempDir, waitForState, type FixtureToolSpec, type TestGateway } from './gateway-harness.js';
 
 export const WORLD_ADMIN_KEY = 'sabotage-admin-key-0123456789';
@@ -42,7 +43,9 @@ export type InduceStep =
   | { readonly rug_pull: string; readonly tools: readonly FixtureToolSpec[] }
   | { readonly kill: string }
   | { readonly delay_next_start: string; readonly ms: number }
-  | { readonly require_login: string; readonly token: string };
+  | { readonly require_login: string; readonly token: string }
+  /** The fixture's overload switch (fixture-overload.ts), then tools/calls of `call` until the gateway holds the server saturated. */
+  | { readonly overload: string; readonly answer: Readonly<Record<string, unknown>>; readonly call: string };
 
 /** A condition on one server's published state; every given key must hold. */
 export interface UntilCondition {
@@ -56,6 +59,7 @@ export interface UntilCondition {
   readonly listed?: boolean;
   readonly approval?: ApprovalRecord['status'];
   readonly user_disabled?: boolean;
+  readonly saturated?: boolean;
 }
 
 export interface SabotageWorld {
@@ -76,6 +80,7 @@ interface Upstream {
   readonly toolsFile: string;
   readonly pidFile: string;
   readonly delayFile: string;
+  readonly overloadFile: string;
   http?: HttpFixture;
 }
 
@@ -94,7 +99,7 @@ export async function startSabotageWorld(spec: WorldSpec, steps: readonly Induce
   };
   try {
     for (const [name, server] of Object.entries(spec.servers)) {
-      const upstream: Upstream = { name, spec: server, toolsFile: dir.tools(name, server.tools ?? []), pidFile: join(dir.path, `${name}.pid`), delayFile: dir.file(`${name}.delay`, '0') };
+      const upstream: Upstream = { name, spec: server, toolsFile: dir.tools(name, server.tools ?? []), pidFile: join(dir.path, `${name}.pid`), delayFile: dir.file(`${name}.delay`, '0'), overloadFile: dir.file(`${name}.overload.json`, '{}') };
       if (server.transport === 'http') upstream.http = await startHttpFixture(httpArgs(upstream, server.require_token));
       upstreams.set(name, upstream);
     }
@@ -119,7 +124,7 @@ export async function startSabotageWorld(spec: WorldSpec, steps: readonly Induce
       const key = JSON.stringify(step);
       if (seen.has(key)) continue;
       seen.add(key);
-      await induce(step, upstreams, origin);
+      await induce(step, upstreams, origin, running);
     }
     await waitForConditions(running, conditions);
     return { gateway: running, origin, mcpUrl: running.url, adminKey: WORLD_ADMIN_KEY, tokens, close };
@@ -131,7 +136,11 @@ export async function startSabotageWorld(spec: WorldSpec, steps: readonly Induce
 
 function httpArgs(upstream: Upstream, token: string | undefined, port?: number): string[] {
   // startHttpFixture passes --http 0; a later --http wins (the same port again after a restart).
-  return [...(port === undefined ? [] : ['--http', String(port)]), '--tools', upstream.toolsFile, '--name', upstream.name, ...(token === undefined ? [] : ['--require-token', token])];
+  return [
+    ...(port === undefined ? [] : ['--http', String(port)]),
+    ...['--tools', upstream.toolsFile, '--name', upstream.name, '--overload', upstream.overloadFile],
+    ...(token === undefined ? [] : ['--require-token', token]),
+  ];
 }
 
 function serverConfig(upstream: Upstream): Record<string, unknown> {
@@ -139,7 +148,7 @@ function serverConfig(upstream: Upstream): Record<string, unknown> {
   const base = { name, quarantined: false, ...spec.config };
   if (spec.transport === 'http') return { ...base, url: upstream.http?.url };
   if (spec.exits_at_start === true) return { ...base, command: process.execPath, args: ['-e', 'process.exit(3)'] };
-  const fixture = [FIXTURE_MAIN, '--tools', upstream.toolsFile, '--name', name, '--pid-file', upstream.pidFile];
+  const fixture = [FIXTURE_MAIN, '--tools', upstream.toolsFile, '--name', name, '--pid-file', upstream.pidFile, '--overload', upstream.overloadFile];
   if (spec.delay_file === true) {
     // The delay is read at every start, so a later restart can be made to hang while the first start did not.
     const script = 'exec "$0" "$@" --start-delay-ms "$(cat "$DELAY_FILE")"';
@@ -148,7 +157,7 @@ function serverConfig(upstream: Upstream): Record<string, unknown> {
   return { ...base, command: process.execPath, args: [...fixture, ...(spec.start_delay_ms === undefined ? [] : ['--start-delay-ms', String(spec.start_delay_ms)])] };
 }
 
-async function induce(step: InduceStep, upstreams: ReadonlyMap<string, Upstream>, origin: string): Promise<void> {
+async function induce(step: InduceStep, upstreams: ReadonlyMap<string, Upstream>, origin: string, gateway: TestGateway): Promise<void> {
   const upstream = (name: string) => {
     const found = upstreams.get(name);
     if (found === undefined) throw new Error(`induce: no server ${name} in the world`);
@@ -174,6 +183,10 @@ async function induce(step: InduceStep, upstreams: ReadonlyMap<string, Upstream>
     process.kill(pidOf(upstream(step.kill)), 'SIGKILL');
     return;
   }
+  if ('overload' in step) {
+    await overload(upstream(step.overload), step.answer, step.call, gateway);
+    return;
+  }
   if ('delay_next_start' in step) {
     writeFileSync(upstream(step.delay_next_start).delayFile, String(step.ms));
     return;
@@ -187,7 +200,25 @@ async function induce(step: InduceStep, upstreams: ReadonlyMap<string, Upstream>
 }
 
 function pidOf(upstream: Upstream): number {
-  return Number(readFileSync(upstream.pidFile, 'utf8').trim());
+  return upstream.http?.process.pid ?? Number(readFileSync(upstream.pidFile, 'utf8').trim());
+}
+
+/**
+ * Switches the fixture to answering tools/call as `answer` says, then calls through the gateway's
+ * runtime (what a tools/call on /mcp does) until the gateway has met the overload: the fixture
+ * reads the switch on SIGHUP, asynchronously.
+ */
+async function overload(target: Upstream, answer: Readonly<Record<string, unknown>>, tool: string, gateway: TestGateway): Promise<void> {
+  writeFileSync(target.overloadFile, JSON.stringify(answer));
+  process.kill(pidOf(target), 'SIGHUP');
+  const runtime = gateway.gateway.runtime;
+  await eventually(async () => {
+    const error: unknown = await runtime.callTool(target.name, tool, {}).then(
+      () => undefined,
+      (cause: unknown) => cause,
+    );
+    if (!(error instanceof RuntimeError && error.code === 'server_saturated')) throw new Error(`${target.name}:${tool} is not saturated yet (${String(error)})`);
+  }, 30_000);
 }
 
 async function waitForConditions(gateway: TestGateway, conditions: readonly UntilCondition[]): Promise<void> {
@@ -210,6 +241,7 @@ function holds(server: RuntimeServerSnapshot | undefined, c: UntilCondition): bo
   if (c.ever_ready !== undefined && server.connection.ever_ready !== c.ever_ready) return false;
   if (c.quarantined !== undefined && server.quarantined !== c.quarantined) return false;
   if (c.enabled !== undefined && server.enabled !== c.enabled) return false;
+  if (c.saturated !== undefined && (server.connection.saturation !== undefined) !== c.saturated) return false;
   if (c.tool !== undefined) {
     if (c.listed !== undefined && server.tools.has(c.tool) !== c.listed) return false;
     const approval = server.approvals.get(c.tool);

@@ -21,6 +21,8 @@ export const PLACEHOLDER_VALUES: Readonly<Record<(typeof WORDING_PLACEHOLDERS)[n
   annotation: 'readOnlyHint',
   annotation_value: 'false',
   policy_rule: 'read_only_only',
+  overload_signal: 'HTTP 429',
+  retry_after: '30',
 };
 
 export function fillWording(text: string): string {

@@ -19,6 +19,8 @@ export const WORDING_PLACEHOLDERS = [
   'annotation',
   'annotation_value',
   'policy_rule',
+  'overload_signal',
+  'retry_after',
 ] as const;
 
 export interface WordingText {

@@ -804,6 +804,14 @@ export interface ServerConfig {
    */
   readonly quarantined?: boolean;
   /**
+   * JSON-RPC error codes with which this upstream says it is overloaded (a vendor's
+   * rate-limit code, say). While its connection is ready, a tools/call or tools/list answered
+   * with one of them makes the server saturated (server_saturated) for a capped backoff,
+   * during which the gateway sends it no tool calls. HTTP 429 and 503 answers count whatever
+   * this says.
+   */
+  readonly saturation_error_codes?: readonly number[];
+  /**
    * Streamable HTTP: the MCP endpoint URL.
    */
   readonly url?: string;

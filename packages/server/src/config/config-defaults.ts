@@ -26,6 +26,7 @@ export const SERVER_DEFAULTS = {
   enabled_tools: [],
   disabled_tools: [],
   auto_approve_tool_changes: false,
+  saturation_error_codes: [],
 } as const;
 
 /** Overrides the default data directory (tests, and running several gateways side by side). */

@@ -18,6 +18,7 @@ export interface ResolvedServerConfig extends ServerConfig {
   readonly enabled_tools: readonly string[];
   readonly disabled_tools: readonly string[];
   readonly auto_approve_tool_changes: boolean;
+  readonly saturation_error_codes: readonly number[];
 }
 
 /** The configuration the gateway runs on: defaults applied, paths expanded, an API key present. */
@@ -142,6 +143,7 @@ function resolveServer(server: ServerConfig, base: string): ResolvedServerConfig
     enabled_tools: SERVER_DEFAULTS.enabled_tools,
     disabled_tools: SERVER_DEFAULTS.disabled_tools,
     auto_approve_tool_changes: SERVER_DEFAULTS.auto_approve_tool_changes,
+    saturation_error_codes: SERVER_DEFAULTS.saturation_error_codes,
   };
   if (server.url !== undefined) return { ...common, headers: SERVER_DEFAULTS.headers, ...server };
   return {

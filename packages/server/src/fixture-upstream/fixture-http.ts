@@ -6,6 +6,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
+import type { FixtureOverload } from './fixture-overload.js';
 import type { MessageCounter } from './message-counter.js';
 import type { StreamCounter } from './stream-counter.js';
 
@@ -16,6 +17,8 @@ export interface FixtureHttpOptions {
   readonly ready: Promise<void>;
   /** Told of every event stream opened to a client. */
   readonly streams?: StreamCounter;
+  /** The current overload switch: an HTTP one answers tools/call POSTs with its status. */
+  readonly overload?: () => FixtureOverload;
 }
 
 export interface FixtureHttp {
@@ -77,6 +80,13 @@ export async function serveFixtureHttp(
         return jsonError(400, -32700, 'Parse error');
       }
       counter.addBody(parsedBody);
+      const overload = options.overload?.();
+      if (overload?.kind === 'http' && isToolCall(parsedBody)) {
+        return new Response(JSON.stringify({ error: 'overloaded' }), {
+          status: overload.status,
+          headers: { 'content-type': 'application/json', ...(overload.retryAfter === undefined ? {} : { 'retry-after': overload.retryAfter }) },
+        });
+      }
     }
     const response = (await isLegacyRequest(request, parsedBody)) ? await legacy(request, parsedBody) : await modern.fetch(request, parsedBody === undefined ? {} : { parsedBody });
     if (opensStream(request, parsedBody, response)) options.streams?.opened();
@@ -122,6 +132,10 @@ function opensStream(request: Request, parsedBody: unknown, response: Response):
   if (request.method === 'GET') return true;
   const method = typeof parsedBody === 'object' && parsedBody !== null && !Array.isArray(parsedBody) ? (parsedBody as { method?: unknown }).method : undefined;
   return method === 'subscriptions/listen';
+}
+
+function isToolCall(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'tools/call';
 }
 
 function jsonError(status: number, code: number, message: string): Response {

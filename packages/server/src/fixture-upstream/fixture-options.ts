@@ -16,12 +16,14 @@ export interface FixtureOptions {
   readonly pidFile?: string;
   readonly pageSize: number;
   readonly name: string;
+  /** How tools/call answers while overloaded (see fixture-overload.ts); re-read on SIGHUP. */
+  readonly overloadFile?: string;
 }
 
 export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options]
   --http PORT           serve Streamable HTTP on 127.0.0.1:PORT (0 = free port) instead of stdio;
                         prints {"url": ...} on stdout once listening
-  --tools FILE          tool list (JSON); re-read on SIGHUP, which also sends tools/list_changed
+  --tools FILE          tool list (JSON); re-read on SIGHUP, which sends tools/list_changed when it changed
   --demo                the bundled demo tools (default when no --tools)
   --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
   --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"
@@ -31,6 +33,9 @@ export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options
   --pid-file FILE       write the process id to FILE at start
   --page-size N         paginate tools/list by N (default: one page)
   --name NAME           serverInfo name (default mcp-fixture)
+  --overload FILE       how tools/call answers, re-read on SIGHUP: {} normally; {"status": 429|503,
+                        "retry_after"?: "2"} that HTTP status (HTTP only); {"error_code": N} that
+                        JSON-RPC error. A missing file answers normally
 SIGUSR2 or calling the unlisted tool "exit" makes the process exit.`;
 
 export type ParsedFixtureOptions = { ok: true; options: FixtureOptions } | { ok: false; message: string };
@@ -52,6 +57,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
         'pid-file': { type: 'string' },
         'page-size': { type: 'string' },
         name: { type: 'string' },
+        overload: { type: 'string' },
       },
     }));
   } catch (cause) {
@@ -80,6 +86,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
       ...(values['pid-file'] === undefined ? {} : { pidFile: values['pid-file'] }),
       pageSize: (pageSize.ok ? pageSize.value : undefined) ?? 0,
       name: values.name ?? 'mcp-fixture',
+      ...(values.overload === undefined ? {} : { overloadFile: values.overload }),
     },
   };
 }

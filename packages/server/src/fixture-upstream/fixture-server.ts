@@ -1,4 +1,5 @@
-import { Server } from '@modelcontextprotocol/server';
+import { ProtocolError, Server } from '@modelcontextprotocol/server';
+import type { FixtureOverload } from './fixture-overload.js';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import type { FixtureTool } from './fixture-tools.js';
 
@@ -13,6 +14,8 @@ export interface FixtureCatalog {
   readonly serverName: string;
   /** Called when the control tool is invoked. */
   exit(): void;
+  /** The current overload switch (replaced on SIGHUP). */
+  overload?(): FixtureOverload;
 }
 
 /**
@@ -33,6 +36,8 @@ export function createFixtureServer(catalog: FixtureCatalog): Server {
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    const overload = catalog.overload?.();
+    if (overload?.kind === 'json_rpc') throw new ProtocolError(overload.code, overload.message);
     const tool = catalog.tools().find((candidate) => candidate.definition.name === name);
     if (tool === undefined) {
       if (name === EXIT_TOOL) {

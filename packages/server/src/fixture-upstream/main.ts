@@ -9,6 +9,8 @@ import { FIXTURE_USAGE, parseFixtureOptions } from './fixture-options.js';
 import { createFixtureServer } from './fixture-server.js';
 import type { FixtureCatalog } from './fixture-server.js';
 import { serveFixtureStdio } from './fixture-stdio.js';
+import { NO_OVERLOAD, readFixtureOverloadFile } from './fixture-overload.js';
+import type { FixtureOverload } from './fixture-overload.js';
 import { readFixtureToolsFile } from './fixture-tools.js';
 import type { FixtureTool } from './fixture-tools.js';
 import { MessageCounter } from './message-counter.js';
@@ -27,8 +29,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = parsed.options;
   const load = (): FixtureTool[] => (options.toolsFile === undefined ? demoTools() : readFixtureToolsFile(options.toolsFile));
   let tools = load();
+  const loadOverload = (): FixtureOverload => (options.overloadFile === undefined ? NO_OVERLOAD : readFixtureOverloadFile(options.overloadFile));
+  let overload = loadOverload();
   const catalog: FixtureCatalog = {
     tools: () => tools,
+    overload: () => overload,
     pageSize: options.pageSize,
     serverName: options.name,
     exit: () => process.exit(0),
@@ -42,11 +47,20 @@ async function main(argv: readonly string[]): Promise<void> {
   process.on('SIGUSR2', () => process.exit(0));
   process.on('SIGHUP', () => {
     try {
-      tools = load();
+      overload = loadOverload();
+    } catch (cause) {
+      process.stderr.write(`mcp-fixture: reading the overload file failed, keeping the old switch: ${String(cause)}\n`);
+    }
+    let reloaded: FixtureTool[];
+    try {
+      reloaded = load();
     } catch (cause) {
       process.stderr.write(`mcp-fixture: reload failed, keeping the old tools: ${String(cause)}\n`);
       return;
     }
+    // Only a changed list is announced, so flipping the overload switch alone sends the client nothing.
+    if (JSON.stringify(reloaded) === JSON.stringify(tools)) return;
+    tools = reloaded;
     for (const server of liveServers) void server.sendToolListChanged().catch(() => undefined);
     notifyHttp();
   });
@@ -61,6 +75,7 @@ async function main(argv: readonly string[]): Promise<void> {
     streams: new StreamCounter(options.streamsFile),
     ready,
     ...(options.requireToken === undefined ? {} : { requireToken: options.requireToken }),
+    overload: () => overload,
   });
   notifyHttp = () => http.notifyToolsChanged();
   process.stdout.write(`${JSON.stringify({ url: http.url, pid: process.pid })}\n`);

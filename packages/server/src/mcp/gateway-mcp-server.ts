@@ -95,6 +95,11 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       return result;
     } catch (error) {
       await record('upstream_error');
+      // The call that found the upstream overloaded reads like the calls refused after it.
+      if (error instanceof RuntimeError && error.code === 'server_saturated') {
+        const now = gateToolCall(runtime.current(), scope, name);
+        if (!now.allowed) return { isError: true, content: [{ type: 'text', text: refusalText(now.refusal) }] };
+      }
       // A JSON-RPC error from the upstream is relayed as that error; anything else (no live
       // connection, timeout, broken transport) is a tool error the agent can read.
       const upstreamError = error instanceof RuntimeError ? error.cause : error;

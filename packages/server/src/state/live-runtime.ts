@@ -8,6 +8,7 @@ import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../upstream/upstream-spec.js';
 import { approveListed, reconcileApprovals } from './approval-model.js';
 import type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
+import type { WaitClock } from '../preflight/wait-clock.js';
 import { RuntimeError } from './runtime-error.js';
 import { serverSnapshot } from './runtime-snapshot.js';
 import type { ServerState } from './runtime-snapshot.js';
@@ -18,6 +19,8 @@ export interface RuntimeOptions {
   /** Jitter source of the reconnect backoff (tests make it deterministic). */
   readonly random?: () => number;
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** What ends an upstream's overload window (tests move it by hand). */
+  readonly clock?: WaitClock;
 }
 
 interface ServerEntry {
@@ -228,7 +231,9 @@ export class LiveRuntime implements GatewayRuntime {
         this.messages += 1;
       },
       onChange: () => this.connectionChanged(config.name),
+      saturationErrorCodes: config.saturation_error_codes,
       ...(this.options.random === undefined ? {} : { random: this.options.random }),
+      ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
     });
   }
 

@@ -9,6 +9,7 @@ export type RuntimeErrorCode =
   | 'server_disabled'
   | 'server_quarantined'
   | 'server_not_connected' // no live connection to forward to (connecting, error, pending_auth...)
+  | 'server_saturated' // the upstream said it is overloaded: not called until its window ends
   | 'upstream_timeout'
   | 'upstream_failed' // the upstream answered with a JSON-RPC error or the transport failed; see cause
   | 'runtime_closed';

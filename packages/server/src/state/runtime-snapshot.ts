@@ -28,6 +28,7 @@ export function serverSnapshot(state: ServerState): RuntimeServerSnapshot {
     ...(status.last_error === undefined ? {} : { last_error: status.last_error }),
     ...(status.diagnostic_action === undefined ? {} : { diagnostic_action: status.diagnostic_action }),
     ...(status.www_authenticate === undefined ? {} : { www_authenticate: status.www_authenticate }),
+    ...(status.saturation === undefined ? {} : { saturation: status.saturation }),
   };
   return Object.freeze({
     name: config.name,

@@ -1,12 +1,19 @@
-import type { ConnectionState } from '@mcpproxy/evaluator';
+import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { REAL_CLOCK } from '../preflight/wait-clock.js';
+import type { WaitClock } from '../preflight/wait-clock.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { listUpstreamTools, type InvalidTool } from './list-upstream-tools.js';
+import { captureOverload } from './overload-capture.js';
+import type { HttpOverload } from './overload-capture.js';
 import type { ListedTool } from './list-upstream-tools.js';
 import { reconnectDelay } from './reconnect-backoff.js';
 import type { BackoffPolicy } from './reconnect-backoff.js';
+import { parseRetryAfter } from './retry-after.js';
+import { SaturationWindow } from './saturation-window.js';
+import type { OverloadSignal } from './saturation-window.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
@@ -27,6 +34,8 @@ export interface UpstreamStatus {
   readonly tools: ReadonlyMap<string, ListedTool>;
   /** Entries of that listing it does not serve (malformed, or a name listed twice), and why. */
   readonly invalid_tools: readonly InvalidTool[];
+  /** While ready: the upstream said it is overloaded, and no call goes to it until the window ends. */
+  readonly saturation?: Saturation;
 }
 
 export interface UpstreamConnectionOptions {
@@ -42,6 +51,10 @@ export interface UpstreamConnectionOptions {
   /** Called after every status change. */
   readonly onChange: (status: UpstreamStatus) => void;
   readonly random?: () => number;
+  /** JSON-RPC error codes with which this upstream says it is overloaded (besides HTTP 429 and 503). */
+  readonly saturationErrorCodes?: readonly number[];
+  /** What ends an overload window (tests move it by hand). */
+  readonly clock?: WaitClock;
 }
 
 interface Attempt {
@@ -75,11 +88,19 @@ export class UpstreamConnection {
   private refreshing = false;
   private refreshAgain = false;
   private probing = false;
+  private readonly saturation: SaturationWindow;
 
   constructor(
     readonly spec: UpstreamSpec,
     private readonly options: UpstreamConnectionOptions,
-  ) {}
+  ) {
+    this.saturation = new SaturationWindow({
+      clock: options.clock ?? REAL_CLOCK,
+      backoff: options.backoff,
+      ...(options.random === undefined ? {} : { random: options.random }),
+      onEnd: () => this.saturationEnded(),
+    });
+  }
 
   status(): UpstreamStatus {
     return this.current;
@@ -102,12 +123,13 @@ export class UpstreamConnection {
     this.running = false;
     this.generation += 1;
     this.clearTimer();
+    this.saturation.reset();
     const attempt = this.attempt;
     if (attempt !== undefined) {
       attempt.lost = true;
       await closeQuietly(attempt.client);
     }
-    if (this.current.state !== undefined) this.update({ state: 'disconnected' });
+    if (this.current.state !== undefined) this.replace({ ...withoutSaturation(this.current), state: 'disconnected' });
   }
 
   async restart(): Promise<void> {
@@ -120,13 +142,18 @@ export class UpstreamConnection {
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
       throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
     }
+    if (this.current.saturation !== undefined) throw this.saturatedError(tool);
     try {
       const result = await attempt.client.request(
         { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }) } },
         { timeout: this.options.callTimeoutMs, ...(signal === undefined ? {} : { signal }) },
       );
+      if (!this.isStale(attempt)) this.saturation.answered();
       return result as CallToolResult;
     } catch (cause) {
+      // The upstream saying it is overloaded (a 429/503 the transport saw, or a listed JSON-RPC code).
+      if (this.sawOverload(attempt, cause)) throw this.saturatedError(tool, cause);
+      if (cause instanceof ProtocolError && !this.isStale(attempt)) this.saturation.answered();
       // The upstream answering with an error is its business; failing to reach it is ours.
       if (!(cause instanceof ProtocolError)) this.probe(attempt);
       if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
@@ -153,7 +180,7 @@ export class UpstreamConnection {
     );
     let created: ReturnType<UpstreamConnection['createTransport']>;
     try {
-      created = this.createTransport(credential);
+      created = this.createTransport(credential, generation);
     } catch (cause) {
       // e.g. a URL the WHATWG parser refuses: nothing was started, but report it like any failure
       this.lose({ generation, client, lost: false }, cause);
@@ -182,7 +209,7 @@ export class UpstreamConnection {
     }
   }
 
-  private createTransport(credential: string | undefined): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
+  private createTransport(credential: string | undefined, generation: number): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
     const spec = this.spec;
     let transport: Transport;
     let unauthorized: UnauthorizedCapture | undefined;
@@ -202,7 +229,8 @@ export class UpstreamConnection {
       unauthorized = captureUnauthorized();
       const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
       const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
-      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: unauthorized.fetch });
+      const watched = captureOverload(unauthorized.fetch, (overload) => this.httpOverload(generation, overload));
+      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: watched });
     }
     // Count at the one place every outgoing message passes through.
     const send = transport.send.bind(transport);
@@ -218,6 +246,8 @@ export class UpstreamConnection {
     if (attempt.lost || attempt.generation !== this.generation) return;
     attempt.lost = true;
     void closeQuietly(attempt.client);
+    // A window belongs to the connection that saw it; a reconnect starts with calls allowed.
+    this.saturation.close();
     const wasReady = this.current.state === 'ready';
     const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools, invalid_tools: this.current.invalid_tools };
     const challenge = attempt.unauthorized?.last();
@@ -257,7 +287,7 @@ export class UpstreamConnection {
   /** Re-index after tools/list_changed; overlapping notifications collapse into one more walk. */
   private refresh(attempt: Attempt): void {
     if (this.isStale(attempt)) return;
-    if (this.refreshing || this.current.state !== 'ready') {
+    if (this.refreshing || this.current.state !== 'ready' || this.current.saturation !== undefined) {
       this.refreshAgain = true;
       return;
     }
@@ -268,25 +298,31 @@ export class UpstreamConnection {
         const listing = await listUpstreamTools(attempt.client, this.options.requestTimeoutMs);
         if (!this.isStale(attempt) && this.current.state === 'ready') this.update({ tools: listing.tools, invalid_tools: listing.invalid });
       } catch (cause) {
+        if (this.sawOverload(attempt, cause)) {
+          // Walk again once the window ends (saturationEnded), not now.
+          this.refreshAgain = true;
+          return;
+        }
         // A dead connection is reported by onclose; anything else leaves the old index in place.
         if (!this.isStale(attempt) && !isConnectionClosed(cause)) this.update({ last_error: `re-listing tools failed: ${this.explain(cause)}` });
       } finally {
         this.refreshing = false;
-        if (this.refreshAgain && !this.isStale(attempt)) this.refresh(attempt);
+        if (this.refreshAgain && !this.isStale(attempt) && this.current.saturation === undefined) this.refresh(attempt);
       }
     })();
   }
 
   /** Is a ready HTTP upstream still there? A ping that cannot get through loses the connection. */
   private probe(attempt: Attempt): void {
-    if (this.isStale(attempt) || this.probing || this.current.state !== 'ready' || this.spec.transport !== 'http') return;
+    // While saturated the upstream is known to be there and asked to be left alone.
+    if (this.isStale(attempt) || this.probing || this.current.state !== 'ready' || this.current.saturation !== undefined || this.spec.transport !== 'http') return;
     this.probing = true;
     attempt.client
       .ping({ timeout: this.options.requestTimeoutMs })
       .then(
         () => undefined,
         (cause: unknown) => {
-          if (!(cause instanceof ProtocolError)) this.lose(attempt, cause);
+          if (!(cause instanceof ProtocolError) && !this.sawOverload(attempt, cause)) this.lose(attempt, cause);
         },
       )
       .finally(() => {
@@ -307,8 +343,52 @@ export class UpstreamConnection {
   }
 
   private update(patch: Partial<UpstreamStatus>): void {
-    this.current = { ...this.current, ...patch };
+    this.replace({ ...this.current, ...patch });
+  }
+
+  private replace(status: UpstreamStatus): void {
+    this.current = status;
     this.options.onChange(this.current);
+  }
+
+  /** A 429 or 503 to a JSON-RPC POST of this connection (seen before the SDK turns it into an error). */
+  private httpOverload(generation: number, overload: HttpOverload): void {
+    if (generation !== this.generation) return;
+    const retryAfterMs = parseRetryAfter(overload.retryAfter, (this.options.clock ?? REAL_CLOCK).now());
+    this.overloaded({ kind: 'http', status: overload.status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  }
+
+  /**
+   * Whether a failed request means the upstream is overloaded: the transport already saw a 429/503
+   * (the window is open), or it answered a JSON-RPC error code listed for it.
+   */
+  private sawOverload(attempt: Attempt, cause: unknown): boolean {
+    if (this.isStale(attempt)) return false;
+    if (cause instanceof ProtocolError && (this.options.saturationErrorCodes ?? []).includes(cause.code)) {
+      this.overloaded({ kind: 'json_rpc', code: cause.code });
+    }
+    return this.current.saturation !== undefined;
+  }
+
+  /** Only a ready connection can be saturated: before that, an overload is one more failed attempt. */
+  private overloaded(signal: OverloadSignal): void {
+    const attempt = this.attempt;
+    if (attempt === undefined || this.isStale(attempt) || this.current.state !== 'ready') return;
+    const outcome = this.saturation.overloaded(signal);
+    if (outcome.kind === 'saturated') this.update({ saturation: outcome.saturation });
+    else if (outcome.kind === 'unhealthy') this.lose(attempt, new Error(`${this.describe()} ${outcome.reason}`));
+  }
+
+  private saturationEnded(): void {
+    if (this.current.saturation === undefined) return;
+    this.replace(withoutSaturation(this.current));
+    const attempt = this.attempt;
+    if (attempt !== undefined && this.refreshAgain) this.refresh(attempt);
+  }
+
+  private saturatedError(tool: string, cause?: unknown): RuntimeError {
+    const said = this.current.saturation?.signal ?? 'overloaded';
+    return new RuntimeError('server_saturated', `${this.spec.name}:${tool} was not called: the upstream said it is overloaded (${said})`, cause === undefined ? undefined : { cause });
   }
 
   private clearTimer(): void {
@@ -336,6 +416,11 @@ export class UpstreamConnection {
     }
     return errorText(cause);
   }
+}
+
+function withoutSaturation(status: UpstreamStatus): UpstreamStatus {
+  const { saturation: _saturation, ...rest } = status;
+  return rest;
 }
 
 function isConnectionClosed(cause: unknown): boolean {
