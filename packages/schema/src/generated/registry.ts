@@ -4,7 +4,7 @@
 /** The extension identifier ({vendor-prefix}/{name}). */
 export const EXTENSION_ID = 'app.mcpproxy/required-tools' as const;
 /** The settings version of this registry; raised whenever a code is added or deprecated. */
-export const SETTINGS_VERSION = 1 as const;
+export const SETTINGS_VERSION = 2 as const;
 /** Cap of the extension rider and of check mode (RequestRider.tools.maxItems). */
 export const MAX_TOOLS = 50 as const;
 /** Cap of the REST preflight (RestPreflightRequest.tools.maxItems). */
@@ -46,6 +46,8 @@ export const WORDING_PLACEHOLDERS = [
   'annotation',
   'annotation_value',
   'policy_rule',
+  'overload_signal',
+  'retry_after',
 ] as const;
 export type WordingPlaceholder = (typeof WORDING_PLACEHOLDERS)[number];
 
@@ -418,17 +420,23 @@ export const REASONS = {
     verdict: 'degraded_retryable',
     exit_code: 10,
     surfaces: {
-      rest_operator: false,
-      rest_agent: false,
-      rider: false,
-      check: false,
-      resolve: false,
+      rest_operator: true,
+      rest_agent: true,
+      rider: true,
+      check: true,
+      resolve: true,
     },
-    status: 'reserved',
+    status: 'active',
     since: 1,
+    activated_in: 2,
     wording: {
-      detail: 'Server {server} is saturated.',
-      remediation: 'Retry later.',
+      detail: 'Server {server} says it is overloaded ({overload_signal}); the gateway sends it no calls until its backoff ends.',
+      remediation: 'Retry later, or wait for it: mcpproxy tools preflight {id} --wait 10s',
+      variants: {
+        retry_after: {
+          detail: 'Server {server} says it is overloaded ({overload_signal}): retry after {retry_after} s.',
+        },
+      },
     },
   },
 } as const satisfies { readonly [code: string]: ReasonEntry };
@@ -451,11 +459,12 @@ export const REASON_CODES = [
   'policy_filtered',
   'not_found',
   'server_not_configured',
+  'server_saturated',
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 /** Registered but never emitted. */
-export const RESERVED_REASON_CODES = ['server_saturated'] as const;
+export const RESERVED_REASON_CODES = [] as const;
 export type ReservedReasonCode = (typeof RESERVED_REASON_CODES)[number];
 
 /** Emittable codes allowed on the rest_operator surface. */
@@ -475,6 +484,7 @@ export const REST_OPERATOR_REASON_CODES = [
   'policy_filtered',
   'not_found',
   'server_not_configured',
+  'server_saturated',
 ] as const;
 export type RestOperatorReasonCode = (typeof REST_OPERATOR_REASON_CODES)[number];
 
@@ -493,6 +503,7 @@ export const REST_AGENT_REASON_CODES = [
   'missing_annotation',
   'policy_filtered',
   'not_found',
+  'server_saturated',
 ] as const;
 export type RestAgentReasonCode = (typeof REST_AGENT_REASON_CODES)[number];
 
@@ -510,6 +521,7 @@ export const RIDER_REASON_CODES = [
   'missing_annotation',
   'policy_filtered',
   'not_found',
+  'server_saturated',
 ] as const;
 export type RiderReasonCode = (typeof RIDER_REASON_CODES)[number];
 
@@ -527,6 +539,7 @@ export const CHECK_REASON_CODES = [
   'missing_annotation',
   'policy_filtered',
   'not_found',
+  'server_saturated',
 ] as const;
 export type CheckReasonCode = (typeof CHECK_REASON_CODES)[number];
 
@@ -537,6 +550,7 @@ export const RESOLVE_REASON_CODES = [
   'oauth_required',
   'missing_annotation',
   'policy_filtered',
+  'server_saturated',
 ] as const;
 export type ResolveReasonCode = (typeof RESOLVE_REASON_CODES)[number];
 
