@@ -27,14 +27,23 @@ export function extensionSupport(client: Client): ExtensionSupport {
 }
 
 /**
- * A server settings version this client can negotiate with: absent (the default), ours, or a
- * later one. A later settings version only adds or deprecates codes, and this client reads
- * codes it does not know as permanent, non-retryable and blocked, so a newer server's answer is
- * still one it can use; the server decides whether it serves our (earlier) mirror.
+ * A server settings version this client can negotiate with: absent (the default) or any settings
+ * version. A later one only adds or deprecates codes, which this client reads as permanent,
+ * non-retryable and blocked; an earlier one emits only codes this client knows. Either way the
+ * answer is one it can use, so only a version that is not a settings version at all is refused.
  */
-export function speaksOurVersion(support: ExtensionSupport): boolean {
+export function negotiableVersion(support: ExtensionSupport): boolean {
   const version = support.version;
-  return version === undefined || (typeof version === 'number' && Number.isInteger(version) && version >= SETTINGS_VERSION);
+  return version === undefined || (typeof version === 'number' && Number.isInteger(version) && version >= 1);
+}
+
+/**
+ * The mirror this client sends a server per request (2026-07-28): the lower of the two settings
+ * versions, since a server answers a mirror of its own version or an earlier one, never a later.
+ */
+export function mirrorFor(support: ExtensionSupport): { readonly version: number } {
+  const version = support.version;
+  return { version: typeof version === 'number' && Number.isInteger(version) && version >= 1 ? Math.min(version, SETTINGS_VERSION) : SETTINGS_VERSION };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { SETTINGS_VERSION } from '@mcpproxy/schema';
 import type { CarriageAnswer } from './carriage-answer.js';
 import { checkModePreflight } from './check-mode-carriage.js';
-import { extensionSupport, speaksOurVersion } from './extension-support.js';
+import { extensionSupport, negotiableVersion } from './extension-support.js';
 import { describeAttempts, PreflightError } from './preflight-error.js';
 import type { Carriage, CarriageAttempt, PreflightOptions, PreflightResult } from './preflight-result.js';
 import { restPreflight } from './rest-carriage.js';
@@ -40,8 +40,8 @@ export async function preflight(client: Client, ids: readonly string[], options:
 
   const inBand = !support.advertised
     ? 'the server did not advertise app.mcpproxy/required-tools'
-    : !speaksOurVersion(support)
-      ? `the server advertises settings version ${JSON.stringify(support.version)}, this client speaks ${SETTINGS_VERSION} (or later)`
+    : !negotiableVersion(support)
+      ? `the server advertises settings version ${JSON.stringify(support.version)}, which is not a settings version (this client speaks ${SETTINGS_VERSION})`
       : undefined;
   if (inBand !== undefined) {
     attempts.push({ carriage: 'rider', outcome: 'skipped', reason: inBand }, { carriage: 'check', outcome: 'skipped', reason: inBand });

@@ -1,6 +1,6 @@
 import { EXTENSION_ID } from '@mcpproxy/schema';
 import type { Client } from '@modelcontextprotocol/client';
-import { EXTENSION_MIRROR } from './required-tools-capabilities.js';
+import { mirrorFor, type ExtensionSupport } from './extension-support.js';
 
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
@@ -12,12 +12,12 @@ const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
  * method at run time) and the mirror is added to them. On 2025-11-25 the mirror was declared at
  * initialize and only the extension's own key rides the request.
  */
-export function requestMeta(client: Client, era: 'legacy' | 'modern', own: Record<string, unknown>): Record<string, unknown> {
-  if (era === 'legacy') return own;
+export function requestMeta(client: Client, support: ExtensionSupport, own: Record<string, unknown>): Record<string, unknown> {
+  if (support.era === 'legacy') return own;
   const envelope = (client as unknown as { _outboundMetaEnvelope?: () => Record<string, unknown> | undefined })._outboundMetaEnvelope?.call(client);
   const capabilities = (envelope?.[CLIENT_CAPABILITIES_KEY] ?? {}) as { extensions?: Record<string, unknown> };
   return {
     ...own,
-    [CLIENT_CAPABILITIES_KEY]: { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSION_ID]: { ...EXTENSION_MIRROR } } },
+    [CLIENT_CAPABILITIES_KEY]: { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSION_ID]: mirrorFor(support) } },
   };
 }

@@ -51,7 +51,7 @@ export interface ResolveOptions {
 export async function resolve(client: Client, name: string, args: Record<string, unknown> = {}, options: ResolveOptions = {}): Promise<ResolvedTool> {
   const support = extensionSupport(client);
   const own = options.policy === undefined ? {} : { [EXTENSION_ID]: { policy: options.policy } };
-  const meta = support.advertised ? requestMeta(client, support.era, own) : own;
+  const meta = support.advertised ? requestMeta(client, support, own) : own;
   let result: Record<string, unknown>;
   try {
     result = await client.request(

@@ -18,7 +18,7 @@ export async function riderPreflight(client: Client, support: ExtensionSupport, 
   let result: Record<string, unknown>;
   try {
     result = await client.request(
-      { method: 'tools/list', params: { _meta: requestMeta(client, support.era, { [EXTENSION_ID]: rider }) } },
+      { method: 'tools/list', params: { _meta: requestMeta(client, support, { [EXTENSION_ID]: rider }) } },
       ANY_RESULT,
       { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
     );

@@ -2,6 +2,7 @@
 import { REASON_CODES, REASONS, SETTINGS_VERSION, VERDICTS, type Verdict } from '@mcpproxy/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mirrorFor, negotiableVersion, type ExtensionSupport } from '../src/extension-support.js';
 import { requiredToolsCapabilities } from '../src/index.js';
 import { setVerdict, treatTool } from '../src/tool-treatment.js';
 
@@ -12,6 +13,19 @@ describe('requiredToolsCapabilities', () => {
       experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: SETTINGS_VERSION } },
       extensions: { 'x/y': {}, 'app.mcpproxy/required-tools': { version: SETTINGS_VERSION } },
     });
+  });
+});
+
+describe('settings versions', () => {
+  const support = (version: unknown): ExtensionSupport => ({ era: 'modern', advertised: true, mirrored: true, ...(version === undefined ? {} : { version }) });
+  it('negotiates with any settings version and mirrors the lower of the two (a server answers its own or an earlier one)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -3, max: SETTINGS_VERSION + 5 }), fc.constant(undefined), fc.constant(1.5), fc.constant('2')), (version) => {
+        const settings = typeof version === 'number' && Number.isInteger(version) && version >= 1;
+        expect(negotiableVersion(support(version))).toBe(settings || version === undefined);
+        expect(mirrorFor(support(version))).toEqual({ version: settings ? Math.min(version, SETTINGS_VERSION) : SETTINGS_VERSION });
+      }),
+    );
   });
 });
 

@@ -134,8 +134,11 @@ describe('a server that advertises the extension', () => {
     }
   });
 
-  it('with a later settings version: still used (a bump only adds codes, read leniently)', async () => {
-    const fake = await fakeExtensionServer({ version: 2 }, JSON.stringify(checkResult));
+  it.each([
+    ['a later settings version: still used (a bump only adds codes, read leniently)', SETTINGS_VERSION + 1],
+    ['an earlier settings version: still used (it emits only codes this client knows)', 1],
+  ])('with %s', async (_name, version) => {
+    const fake = await fakeExtensionServer({ version }, JSON.stringify(checkResult));
     try {
       const result = await preflight(fake.client, ['a:one', 'a:two']);
       expect(fake.calls).toEqual(['tools/list+rider', 'tools/call describe_tool']);
@@ -151,7 +154,7 @@ describe('a server that advertises the extension', () => {
     try {
       const error = await preflight(fake.client, ['a:one']).catch((e: unknown) => e);
       expect(fake.calls).toEqual([]);
-      expect((error as PreflightError).attempts[0]!.reason).toBe('the server advertises settings version 0, this client speaks 1 (or later)');
+      expect((error as PreflightError).attempts[0]!.reason).toBe(`the server advertises settings version 0, which is not a settings version (this client speaks ${SETTINGS_VERSION})`);
     } finally {
       await fake.close();
     }

@@ -23,12 +23,12 @@ import {
 describe('registry constants', () => {
   it('pins the extension, version and caps', () => {
     expect(EXTENSION_ID).toBe('app.mcpproxy/required-tools');
-    expect(SETTINGS_VERSION).toBe(1);
+    expect(SETTINGS_VERSION).toBe(2);
     expect(MAX_TOOLS).toBe(50);
     expect(REST_MAX_TOOLS).toBe(100);
   });
 
-  it('pins the 15 codes of settings version 1 and the reserved one', () => {
+  it('pins the 16 codes of settings version 2 (server_saturated, reserved in 1, active since 2) and no reserved one', () => {
     expect(REASON_CODES).toEqual([
       'server_initializing',
       'server_unhealthy',
@@ -45,8 +45,10 @@ describe('registry constants', () => {
       'policy_filtered',
       'not_found',
       'server_not_configured',
+      'server_saturated',
     ]);
-    expect(RESERVED_REASON_CODES).toEqual(['server_saturated']);
+    expect(RESERVED_REASON_CODES).toEqual([]);
+    expect(REASONS.server_saturated.activated_in).toBe(2);
     expect(Object.keys(REASONS)).toHaveLength(16);
   });
 
@@ -64,10 +66,10 @@ describe('registry constants', () => {
     const inBand = REASON_CODES.filter((c) => !['hash_mismatch', 'server_not_in_scope', 'server_not_configured'].includes(c));
     expect(RIDER_REASON_CODES).toEqual(inBand);
     expect(CHECK_REASON_CODES).toEqual(inBand);
-    expect(RESOLVE_REASON_CODES).toEqual(['server_initializing', 'server_unhealthy', 'oauth_required', 'missing_annotation', 'policy_filtered']);
+    expect(RESOLVE_REASON_CODES).toEqual(['server_initializing', 'server_unhealthy', 'oauth_required', 'missing_annotation', 'policy_filtered', 'server_saturated']);
   });
 
-  it('pins the table of v1 (class, retryable, action, verdict, exit code)', () => {
+  it('pins the table of v2 (class, retryable, action, verdict, exit code)', () => {
     const table = Object.fromEntries(
       REASON_CODES.map((c) => {
         const r = REASONS[c];
@@ -90,6 +92,7 @@ describe('registry constants', () => {
       policy_filtered: ['permanent', false, '-', 'blocked', 11],
       not_found: ['permanent', false, 'configure', 'unknown_ids', 12],
       server_not_configured: ['permanent', false, 'configure', 'unknown_ids', 12],
+      server_saturated: ['retryable', true, '-', 'degraded_retryable', 10],
     });
   });
 });
