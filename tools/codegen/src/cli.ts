@@ -34,6 +34,7 @@ if (typeof options === 'string') {
 }
 const outcome = await runCodegen(options.root, options.write);
 for (const line of outcome.written) process.stdout.write(`wrote ${line}\n`);
+for (const note of outcome.notes) process.stderr.write(`[${note.code}] (note, not a failure) ${note.message}\n`);
 for (const problem of outcome.problems) process.stderr.write(`[${problem.code}] ${problem.message}\n`);
 if (outcome.problems.length > 0) process.exit(1);
 process.stdout.write(options.write ? `codegen: ${outcome.written.length} file(s) updated\n` : 'codegen: generated files are up to date\n');

@@ -6,13 +6,15 @@ import { driftProblems, findDrift, writeGenerated } from './drift-check.js';
 import { generate } from './generate.js';
 import type { GeneratedFile } from './generated-file.js';
 import { loadSpec, type Spec } from './load-spec.js';
-import { releasedBaselineProblems } from './released-baseline.js';
+import { releasedBaselineCheck, type BaselineCheck } from './released-baseline.js';
 import { registryConsistency } from './registry-consistency.js';
 import { repoPaths, type RepoPaths } from './repo-paths.js';
 import { schemaConsistency } from './schema-consistency.js';
 
 export interface CodegenOutcome {
   readonly problems: readonly CodegenProblem[];
+  /** What a guard could not verify here (a shallow clone's history); printed, never a failure. */
+  readonly notes: readonly CodegenProblem[];
   readonly written: readonly string[];
 }
 
@@ -22,7 +24,7 @@ export interface CodegenOutcome {
  * changeset that announces the version) are judged as if the bump were done: the bump hint
  * already says to make it, and a hint it makes moot would only contradict it.
  */
-function guardProblems(paths: RepoPaths, spec: Spec): CodegenProblem[] {
+function guardProblems(paths: RepoPaths, spec: Spec, baseline: BaselineCheck): CodegenProblem[] {
   const compat = compatProblems(spec.registry, spec.released);
   const bumpNeeded = compat.some((p) => p.code === 'version_bump_needed');
   const asBumped = bumpNeeded ? { ...spec.registry, settings_version: spec.registry.settings_version + 1 } : spec.registry;
@@ -31,7 +33,7 @@ function guardProblems(paths: RepoPaths, spec: Spec): CodegenProblem[] {
     ...spec.released.flatMap((r) => registryConsistency(r.registry, `spec/released/v${r.version}.json`)),
     ...schemaConsistency(spec.payloadSchema),
     ...releasedChainProblems(spec.released),
-    ...releasedBaselineProblems(paths, spec.released),
+    ...baseline.problems,
     ...compat,
     ...changesetProblems(paths, asBumped, spec.released),
   ];
@@ -58,12 +60,14 @@ export async function runCodegen(root: string, write: boolean): Promise<CodegenO
   try {
     spec = loadSpec(paths);
   } catch (error) {
-    if (error instanceof CodegenError) return { problems: [{ code: error.code, message: error.message }], written: [] };
+    if (error instanceof CodegenError) return { problems: [{ code: error.code, message: error.message }], notes: [], written: [] };
     throw error;
   }
-  const guards = guardProblems(paths, spec);
+  const baseline = releasedBaselineCheck(paths, spec.released);
+  const notes = baseline.notes;
+  const guards = guardProblems(paths, spec, baseline);
   const files = await generateOrProblem(spec);
-  if (!Array.isArray(files)) return { problems: [...guards, files], written: [] };
-  if (write) return { problems: guards, written: writeGenerated(paths.root, files).map((d) => d.path) };
-  return { problems: [...guards, ...driftProblems(findDrift(paths.root, files))], written: [] };
+  if (!Array.isArray(files)) return { problems: [...guards, files], notes, written: [] };
+  if (write) return { problems: guards, notes, written: writeGenerated(paths.root, files).map((d) => d.path) };
+  return { problems: [...guards, ...driftProblems(findDrift(paths.root, files))], notes, written: [] };
 }
