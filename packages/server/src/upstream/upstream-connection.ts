@@ -5,7 +5,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { RuntimeError } from '../state/runtime-error.js';
 import { listUpstreamTools } from './list-upstream-tools.js';
 import type { ListedTool } from './list-upstream-tools.js';
-import { reconnectDelay } from './reconnect-backoff.js';
+import { MAX_BACKOFF_EXPONENT, reconnectDelay } from './reconnect-backoff.js';
 import type { BackoffPolicy } from './reconnect-backoff.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
@@ -48,6 +48,8 @@ interface Attempt {
   readonly unauthorized?: UnauthorizedCapture;
   readonly stderr?: StderrTail;
   lost: boolean;
+  /** Why the transport gave up on a message too large for it, and what the connection was doing then. */
+  oversized?: string;
 }
 
 const EMPTY_TOOLS: ReadonlyMap<string, ListedTool> = new Map();
@@ -162,7 +164,11 @@ export class UpstreamConnection {
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
     // Over HTTP nothing closes when the upstream goes away; a failing event stream is the sign.
-    client.onerror = () => this.probe(attempt);
+    client.onerror = (error) => {
+      const limit = oversizedMessageLimit(error);
+      if (limit !== undefined && attempt.oversized === undefined) attempt.oversized = this.oversizedText(limit);
+      this.probe(attempt);
+    };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
 
     try {
@@ -227,6 +233,8 @@ export class UpstreamConnection {
         diagnostic_action: 'login',
         ...(challenge.wwwAuthenticate === undefined ? {} : { www_authenticate: challenge.wwwAuthenticate }),
       };
+    } else if (attempt.oversized !== undefined) {
+      this.current = { ...keep, state: wasReady ? 'disconnected' : 'error', last_error: attempt.oversized, diagnostic_action: 'view_logs' };
     } else if (cause === undefined || isConnectionClosed(cause)) {
       const said = attempt.stderr?.last();
       const what = this.spec.transport === 'stdio' ? 'the upstream process exited' : 'the connection closed';
@@ -240,12 +248,15 @@ export class UpstreamConnection {
       this.current = { ...keep, state: wasReady ? 'disconnected' : 'error', last_error: this.explain(cause), diagnostic_action: 'view_logs' };
     }
     this.options.onChange(this.current);
-    this.scheduleReconnect();
+    // The same answer will be too large again: no reason to read it again soon.
+    this.scheduleReconnect(attempt.oversized !== undefined);
   }
 
-  private scheduleReconnect(): void {
+  /** `longest`: wait the policy's longest delay now, not after the doublings up to it. */
+  private scheduleReconnect(longest = false): void {
     if (!this.running) return;
     this.clearTimer();
+    if (longest) this.failures = Math.max(this.failures, MAX_BACKOFF_EXPONENT);
     const delay = reconnectDelay(this.options.backoff, this.failures, this.options.random);
     this.failures += 1;
     this.timer = setTimeout(() => void this.connect(), delay);
@@ -328,12 +339,31 @@ export class UpstreamConnection {
     }
   }
 
+  private oversizedText(limit: number): string {
+    const during =
+      this.current.state === 'discovering'
+        ? 'its tool list (tools/list) is'
+        : this.current.state === 'ready'
+          ? 'a message (a re-listed tool list or a tool result) is'
+          : 'its answer to initialize is';
+    return `${during} larger than the stdio transport's limit of ${limit} bytes, so the gateway closed the connection; it retries after the longest reconnect delay (${this.options.backoff.maxDelayMs} ms)`;
+  }
+
   private explain(cause: unknown): string {
     if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
       return `${this.describe()} did not answer within ${this.options.requestTimeoutMs} ms`;
     }
     return errorText(cause);
   }
+}
+
+/**
+ * The byte limit when `error` is the stdio transport refusing to buffer more of one message. The SDK
+ * reports it only in words ("ReadBuffer exceeded maximum size of N bytes"), then closes the transport.
+ */
+function oversizedMessageLimit(error: unknown): number | undefined {
+  const match = error instanceof Error ? /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message) : null;
+  return match === null ? undefined : Number(match[1]);
 }
 
 function isConnectionClosed(cause: unknown): boolean {
