@@ -5,7 +5,7 @@ import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
 import { startStoreThread, type StoreThread } from './store-thread.js';
-import { FOLD_MESSAGE, WalLimit } from './wal-limit.js';
+import { COPY_MESSAGE, FOLD_MESSAGE, WalLimit } from './wal-limit.js';
 import type {
   ActivityInput,
   AppendedActivity,
@@ -119,6 +119,8 @@ class SqliteStore implements Store {
   /** Set while the checkpoint thread folds the log: activity commits wait for it. */
   private folding = false;
   private threadFailed = false;
+  /** Copies asked of the checkpoint thread since the last fold. */
+  private copies = 0;
   private readonly foldWaiters: (() => void)[] = [];
 
   constructor(
@@ -184,6 +186,11 @@ class SqliteStore implements Store {
     this.checkpointer.port.postMessage(FOLD_MESSAGE);
   }
 
+  private copyAhead(): void {
+    this.copies++;
+    if (this.checkpointer !== undefined && !this.threadFailed) this.checkpointer.port.postMessage(COPY_MESSAGE);
+  }
+
   private foldHere(): void {
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -195,6 +202,7 @@ class SqliteStore implements Store {
   private folded(): void {
     if (!this.folding) return;
     this.folding = false;
+    this.copies = 0;
     for (const resume of this.foldWaiters.splice(0)) resume();
     if (!this.closed) this.flushActivity();
   }
@@ -339,8 +347,10 @@ class SqliteStore implements Store {
     if (this.folding && !force) return;
     const pending = this.pendingActivity;
     while (pending.length > 0) {
+      const walBytes = this.walLimit.walBytes();
       // A fold resumes this flush once the log is back in the database.
-      if (!force && this.walLimit.full()) return this.fold();
+      if (!force && walBytes >= this.walLimit.foldAtBytes) return this.fold();
+      if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
       this.commitBatch(pending.splice(0, this.commitSize(pending)));
     }
     if (this.countLimit !== undefined && this.recordsSinceTrim >= Math.min(TRIM_EVERY_RECORDS, this.walLimit.rowsPerCommit)) {

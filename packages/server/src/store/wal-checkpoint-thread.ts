@@ -2,12 +2,13 @@
 // checkpoint takes no writer lock, so commits go on meanwhile; its fsyncs stall only this thread.
 // Under a steady stream of commits a PASSIVE checkpoint never reaches the log's end, and SQLite
 // only starts a log over once all of it is in the database, so two more jobs keep the log bounded:
-// a fold the store asks for (it has stopped writing; TRUNCATE copies the rest and empties the file),
+// a fold the store asks for (it has stopped writing; TRUNCATE copies the rest and empties the file;
+// copies it asked for on the way there left little of the rest),
 // and emptying the file once a whole interval went by without a commit.
 import { workerData } from 'node:worker_threads';
 import { connectSqlite } from './sqlite-connection.js';
 import type { StoreThreadData } from './store-thread.js';
-import { FOLD_MESSAGE } from './wal-limit.js';
+import { COPY_MESSAGE, FOLD_MESSAGE } from './wal-limit.js';
 
 export interface CheckpointThreadData extends StoreThreadData {
   readonly path: string;
@@ -58,6 +59,10 @@ const timer = setInterval(() => {
   }
 }, intervalMs);
 port.on('message', (message: unknown) => {
+  if (message === COPY_MESSAGE) {
+    checkpoint('PASSIVE');
+    return;
+  }
   if (message === FOLD_MESSAGE) {
     checkpoint('TRUNCATE');
     settledFrames = -1;
