@@ -94,7 +94,7 @@ export class UpstreamConnection {
     if (this.running) return;
     this.running = true;
     this.failures = 0;
-    void this.connect();
+    void this.connect(false);
   }
 
   /** Closes the connection and stops retrying; the last index and error stay visible. */
@@ -136,7 +136,8 @@ export class UpstreamConnection {
     }
   }
 
-  private async connect(): Promise<void> {
+  /** `retry`: a background retry after a failed or lost connection (not a start or restart). */
+  private async connect(retry: boolean): Promise<void> {
     this.clearTimer();
     const generation = ++this.generation;
     const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
@@ -145,7 +146,11 @@ export class UpstreamConnection {
     // answer will not change, and showing `connecting` would flip a blocked verdict (oauth_required)
     // into a retryable one (server_initializing) for the length of every attempt. A login restarts
     // the connection (stop -> disconnected), so a fresh credential is shown as authenticating.
-    if (this.current.state !== 'pending_auth') this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+    // Likewise a retry after an error or a lost connection keeps that state and its last_error until
+    // an attempt succeeds: an upstream that hangs reads server_unhealthy from its first timeout on,
+    // not server_initializing during each attempt and server_unhealthy between them.
+    const failed = this.current.state === 'pending_auth' || (retry && (this.current.state === 'error' || this.current.state === 'disconnected'));
+    if (!failed) this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
@@ -174,7 +179,7 @@ export class UpstreamConnection {
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
       if (this.isStale(attempt)) return;
-      this.update({ state: 'discovering' });
+      if (!failed) this.update({ state: 'discovering' });
       const tools = await listUpstreamTools(client, this.options.requestTimeoutMs);
       if (this.isStale(attempt)) return;
       this.failures = 0;
@@ -259,7 +264,7 @@ export class UpstreamConnection {
     if (longest) this.failures = Math.max(this.failures, MAX_BACKOFF_EXPONENT);
     const delay = reconnectDelay(this.options.backoff, this.failures, this.options.random);
     this.failures += 1;
-    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer = setTimeout(() => void this.connect(true), delay);
     this.timer.unref();
   }
 
