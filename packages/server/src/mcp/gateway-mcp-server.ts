@@ -6,6 +6,7 @@ import { RequiredToolsExtension } from '../extension/required-tools-extension.js
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
+import { argumentDepthError } from './argument-depth.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
 import {
   DESCRIBE_TOOL,
@@ -76,6 +77,8 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const args = request.params.arguments;
+    const tooDeep = argumentDepthError(args);
+    if (tooDeep !== undefined) throw tooDeep;
     if (name === DESCRIBE_TOOL_NAME) return describeTool(args, ctx);
     const started = performance.now();
     const record = async (outcome: 'success' | 'tool_error' | 'upstream_error' | 'refused', reason?: string) => {
