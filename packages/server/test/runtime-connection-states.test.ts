@@ -1,6 +1,6 @@
 // Every connection state of issue 4, induced on a real fixture and observed through the
 // runtime's published snapshots (the only thing the surfaces read).
-import { connectionGate } from '@mcpproxy/evaluator';
+import { connectionGate, type ConnectionState } from '@mcpproxy/evaluator';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from './cleanup-after-each.js';
 import type { Scratch} from './fixture-process.js';
@@ -39,7 +39,7 @@ describe('connection states through the runtime', () => {
       upstream_timeout_ms: 1000,
       servers: [fixtureServer('hang', ['--start-delay-ms', '600000'], { quarantined: false })],
     });
-    const seen: (string | undefined)[] = [h.server('hang').connection.state];
+    const seen: (ConnectionState | undefined)[] = [h.server('hang').connection.state];
     const unsubscribe = h.runtime.subscribe((state) => seen.push(state.snapshot.servers.get('hang')?.connection.state));
     defer(unsubscribe);
     // Every attempt sends initialize, which is never answered: three sends are three attempts.
