@@ -3,9 +3,9 @@
 // naming the limit, on both revisions, and nothing reaches the upstream (before, JSON.stringify
 // overflowed the stack sending the call, and the answer blamed the upstream). Every other deep
 // input on /mcp and REST gets the ordinary answer to a bad or unknown value, never a stack overflow.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ARGUMENT_DEPTH } from '../src/mcp/argument-depth.js';
-import { fixtureServer, readCount, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
+import { echoGatewayForFile } from './echo-gateway.js';
 import { openRawSession, type RawEra } from './raw-mcp-session.js';
 import { ADMIN_KEY } from './rest-client.js';
 
@@ -14,24 +14,13 @@ const DEEP = 100_000;
 const deepArray = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
-const dir = new TempDir();
-let gw: TestGateway;
-const count = `${dir.path}/up.count`;
-
-beforeAll(async () => {
-  gw = await startTestGateway(dir, { tool_quarantine: false, servers: [fixtureServer('up', dir.tools('up', [{ name: 'echo', echo: true }]), {}, count)] });
-  await waitForState(gw.gateway, serverReady('up'));
-});
-afterAll(async () => {
-  await gw?.close();
-  dir.remove();
-});
+const echo = echoGatewayForFile();
 
 describe.each(['legacy', 'modern'] as RawEra[])('deep input on /mcp (%s)', (era) => {
   it(`refuses tools/call arguments deeper than ${MAX_ARGUMENT_DEPTH} levels with -32602, sending nothing upstream`, async () => {
-    const session = await openRawSession(gw.url, era);
+    const session = await openRawSession(echo.gw().url, era);
     try {
-      const before = readCount(count);
+      const before = echo.count();
       // The arguments object is level 1: {"x": <63 levels>} is 64 deep, {"x": <64 levels>} is 65.
       for (const args of [`{"x":${deepObject(DEEP)}}`, `{"x":${deepArray(DEEP)}}`, `{"x":${deepArray(MAX_ARGUMENT_DEPTH)}}`]) {
         for (const name of ['up:echo', 'describe_tool']) {
@@ -46,14 +35,14 @@ describe.each(['legacy', 'modern'] as RawEra[])('deep input on /mcp (%s)', (era)
       const atLimit = await session.requestText('tools/call', `"name":"up:echo","arguments":{"x":${deepArray(MAX_ARGUMENT_DEPTH - 1)}}`);
       expect(atLimit.error).toBeUndefined();
       expect(atLimit.result.isError).toBeUndefined();
-      expect(readCount(count)).toBe(before + 1);
+      expect(echo.count()).toBe(before + 1);
     } finally {
       await session.close();
     }
   });
 
   it('answers every other deep params value as a bad or ignored value, never a stack overflow', async () => {
-    const session = await openRawSession(gw.url, era);
+    const session = await openRawSession(echo.gw().url, era);
     try {
       for (const [method, members] of [
         ['tools/list', `"x":${deepArray(DEEP)}`],
@@ -84,7 +73,7 @@ describe('deep input on REST', () => {
       ['/api/v1/preflight', `{"tools":[{"id":"up:echo"}],"policy":${deepObject(DEEP)}}`],
       ['/api/v1/tokens', deepObject(DEEP)],
     ] as const) {
-      const response = await fetch(`${gw.gateway.origin}${path}`, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' }, body });
+      const response = await fetch(`${echo.gw().gateway.origin}${path}`, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' }, body });
       const answer = (await response.json()) as { code: string; message: string };
       expect(response.status, `${path} ${body.slice(0, 30)}`).toBe(400);
       expect(answer.code).toBe('invalid_body');

@@ -1,5 +1,6 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
-import { ProtocolError, Server, type CallToolResult, type Implementation, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import { gatewayRequiredToolsSource } from '../extension/gateway-source.js';
 import { RequiredToolsExtension } from '../extension/required-tools-extension.js';
@@ -56,7 +57,7 @@ const INSTRUCTIONS =
 export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpSessionContext): Server {
   const { runtime, pageSize } = options;
   const scope = context.identity.scope;
-  const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new PlainParamsServer(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
   const listTools = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
   let requiredTools: RequiredToolsExtension | undefined;
