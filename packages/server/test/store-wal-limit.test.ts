@@ -3,12 +3,14 @@
 // concurrent callers with a 1 MiB limit, until the log has been folded back several times; its size
 // is read after every batch of answers (each answer's record was committed before it was sent), so
 // every sample follows the commits it measures. Before the bound, the log only grew.
+import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STORE_FILE_NAME } from '../src/store/store.js';
-import { fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
+import { fixtureServer, PACKAGE_DIR, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { ADMIN_KEY } from './rest-client.js';
 
 const LIMIT = 1024 * 1024;
@@ -73,5 +75,28 @@ describe('the store WAL under sustained REST preflight load', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('a store waiting for a fold', () => {
+  it('keeps its process alive until the records it accepted are committed', () => {
+    // The built store in a process of its own, with nothing else to keep it running: every append
+    // settles, folds on the checkpoint thread included, before the process may end.
+    const store = pathToFileURL(join(PACKAGE_DIR, 'dist', 'store', 'store.js')).href;
+    const script = `
+      const { openStore } = await import(${JSON.stringify(store)});
+      const opened = openStore(process.argv[1], { walLimitBytes: ${LIMIT} });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const metadata = { verdict: 'ready', ids_count: 10, reasons: {}, per_tool: [] };
+      let settled = 0;
+      for (let i = 0; i < 3000; i += 10) {
+        await Promise.all(Array.from({ length: 10 }, (_, j) =>
+          opened.store.appendActivity({ type: 'preflight', timestamp: new Date().toISOString(), status: 'success', request_id: 'r-' + (i + j), metadata }).then(() => settled++)));
+      }
+      opened.store.close();
+      console.log('settled ' + settled);
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, join(dir.path, 'alone')], { encoding: 'utf8', timeout: 120_000 });
+    expect(out.trim()).toBe('settled 3000');
   });
 });

@@ -183,6 +183,8 @@ class SqliteStore implements Store {
       return;
     }
     this.folding = true;
+    // Records wait for the answer: the process must not end in between (the port is unref'd otherwise).
+    this.checkpointer.port.ref();
     this.checkpointer.port.postMessage(FOLD_MESSAGE);
   }
 
@@ -203,6 +205,7 @@ class SqliteStore implements Store {
     if (!this.folding) return;
     this.folding = false;
     this.copies = 0;
+    this.checkpointer?.port.unref();
     for (const resume of this.foldWaiters.splice(0)) resume();
     if (!this.closed) this.flushActivity();
   }
