@@ -356,11 +356,16 @@ class SqliteStore implements Store {
       if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
       this.commitBatch(pending.splice(0, this.commitSize(pending)));
     }
-    if (this.countLimit !== undefined && this.recordsSinceTrim >= Math.min(TRIM_EVERY_RECORDS, this.walLimit.rowsPerCommit)) {
+    if (this.countLimit === undefined || this.recordsSinceTrim < Math.min(TRIM_EVERY_RECORDS, this.walLimit.rowsPerCommit)) return;
+    // As many commits as it takes to catch up (a small limit keeps each small, and records that
+    // waited for a fold arrive together), at most MAX_TRIM_ROWS in one turn.
+    for (let trimmed = 0; trimmed < MAX_TRIM_ROWS; ) {
       if (!force && this.walLimit.full()) return this.fold();
-      this.recordsSinceTrim = 0;
-      this.trimToCount(this.countLimit);
+      const rows = this.trimToCount(this.countLimit);
+      trimmed += rows;
+      if (rows < this.walLimit.rowsPerCommit) break;
     }
+    this.recordsSinceTrim = 0;
   }
 
   /** How many of the first pending records fit in one commit's share of the log (at least one). */
@@ -391,19 +396,20 @@ class SqliteStore implements Store {
   }
 
   /**
-   * Deletes the oldest records beyond `limit`, at most one commit's share of the log at a time. Ids
-   * are dense and grow with every record (AUTOINCREMENT; only pruning deletes), so the newest
-   * `limit` are the ids above MAX(id) - limit, and both bounds are index lookups.
+   * Deletes the oldest records beyond `limit`, at most one commit's share of the log at a time;
+   * returns how many. Ids are dense and grow with every record (AUTOINCREMENT; only pruning
+   * deletes), so the newest `limit` are the ids above MAX(id) - limit, and both bounds are index lookups.
    */
-  private trimToCount(limit: number): void {
+  private trimToCount(limit: number): number {
     try {
       const { lo, hi } = this.statements.activityIdRange.get() as { lo: number | null; hi: number | null };
-      if (lo === null || hi === null) return;
+      if (lo === null || hi === null) return 0;
       const bound = Math.min(hi - limit, lo + Math.min(MAX_TRIM_ROWS, this.walLimit.rowsPerCommit) - 1);
-      if (bound >= lo) this.statements.trimActivityTo.run(bound);
+      return bound >= lo ? this.statements.trimActivityTo.run(bound).changes : 0;
     } catch {
       // The records are committed; a trim that fails is retried after the next TRIM_EVERY_RECORDS,
       // and the runtime's full pass still runs.
+      return 0;
     }
   }
 

@@ -20,6 +20,7 @@ const FRAME_HEADER_BYTES = 24;
  * leaves, so this overestimates; it is what keeps one commit inside the headroom.
  */
 const PAGES_PER_RECORD = 8;
+const PAGES_PER_DELETED_ROW = 4;
 
 /**
  * The share of the limit one commit may write. A fold stalls activity commits for its checkpoint's
@@ -62,9 +63,13 @@ export class WalLimit {
     return PAGES_PER_RECORD + 2 * Math.ceil((metadataChars * 3) / this.pageSize);
   }
 
-  /** Activity rows one trim may delete in one commit (each deletion dirties the same leaves an insert does). */
+  /**
+   * Activity rows one trim may delete in one commit: a deletion dirties at most a leaf of the table
+   * and of each index, and never splits one (their overflow pages go to the free list, whose pages
+   * hold hundreds of entries each).
+   */
   get rowsPerCommit(): number {
-    return Math.max(1, Math.floor(this.commitFrames / PAGES_PER_RECORD));
+    return Math.max(1, Math.floor(this.commitFrames / PAGES_PER_DELETED_ROW));
   }
 
   /**
