@@ -12,8 +12,11 @@
 // store whose appendActivity settles at once without writing anything: the ceiling of the preflight /
 // healthz ratio for any activity store that runs on the event loop. Afterwards the store is opened and
 // the preflight activity records are counted against the 2xx answers.
+// Last, the WAL phases: preflight at full speed for BENCH_WAL_DURATION_S (60 by default) on a fresh
+// gateway with the default store_wal_limit_bytes (64 MiB) and on one whose limit is far beyond what
+// the run writes (the unbounded log of before the limit), each reporting the largest WAL file seen.
 // Everything listens on 127.0.0.1; the gateway is stopped at the end; a watchdog bounds the run.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +61,10 @@ const DURATION_S = Number(values.duration);
 const CONNECTIONS = 10;
 const RATE = 1000;
 const API_KEY = 'bench-admin-key-0123456789';
+const WAL_DURATION_S = Number(process.env['BENCH_WAL_DURATION_S'] ?? '60');
+/** The default store_wal_limit_bytes, and one no run reaches (the log as it was before the limit). */
+const WAL_LIMIT_DEFAULT = 64 * 1024 * 1024;
+const WAL_LIMIT_NONE = 2 ** 50;
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = join(PACKAGE_DIR, 'dist', 'fixture-upstream', 'main.js');
 const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
@@ -66,9 +73,9 @@ const work = mkdtempSync(join(tmpdir(), 'mcpproxy-rest-bench-'));
 let gateway: ChildHandle | undefined;
 const children: ChildHandle[] = [];
 const watchdog = setTimeout(() => {
-  process.stderr.write('bench: watchdog: giving up after 10 minutes\n');
+  process.stderr.write('bench: watchdog: giving up after 15 minutes\n');
   void cleanUp().then(() => process.exit(2));
-}, 10 * 60_000);
+}, 15 * 60_000);
 
 async function cleanUp(): Promise<void> {
   await Promise.all(children.map((child) => child.stop()));
@@ -76,14 +83,14 @@ async function cleanUp(): Promise<void> {
 }
 
 /** Writes a gateway config (two fixture upstreams, 50 tools each) with its own data directory. */
-function writeGatewayConfig(name: string, dataDir: string): string {
+function writeGatewayConfig(name: string, dataDir: string, extra: Record<string, unknown> = {}): string {
   const servers = ['alpha', 'beta'].map((upstream) => {
     const file = join(work, `${upstream}.tools.json`);
     writeFileSync(file, JSON.stringify(catalogue(upstream, 50)));
     return { name: upstream, command: process.execPath, args: [FIXTURE, '--tools', file, '--name', upstream], quarantined: false };
   });
   const config = join(work, name);
-  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, dataDir), api_key: API_KEY, servers }));
+  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, dataDir), api_key: API_KEY, servers, ...extra }));
   return config;
 }
 
@@ -235,6 +242,33 @@ function activityRecords(): { written: number; kept: number } {
   }
 }
 
+interface WalPhase extends Phase {
+  readonly limit: number;
+  readonly largestWal: number;
+}
+
+/**
+ * Preflight at full speed for WAL_DURATION_S on a fresh gateway whose store_wal_limit_bytes is
+ * `limit`, sampling the WAL file's size every 5 ms (a sample can miss a peak between two: the CI
+ * test checks the bound after every batch of answers; this reports what a run reaches).
+ */
+async function walPhase(limit: number): Promise<WalPhase> {
+  const dataDir = `data-wal-${limit}`;
+  const origin = await startGateway([SERVE, '--config', writeGatewayConfig(`gateway-wal-${limit}.json`, dataDir, { store_wal_limit_bytes: limit })]);
+  await run(origin, 'preflight', undefined, 2);
+  const wal = join(work, dataDir, 'mcpproxy.db-wal');
+  let largestWal = 0;
+  const sampler = setInterval(() => {
+    largestWal = Math.max(largestWal, statSync(wal, { throwIfNoEntry: false })?.size ?? 0);
+  }, 5);
+  const label = limit === WAL_LIMIT_NONE ? 'no limit reached' : `store_wal_limit_bytes ${limit / 1024 / 1024} MiB`;
+  const measured = await phase(`preflight, full speed, ${WAL_DURATION_S} s, ${label}`, () => run(origin, 'preflight', undefined, WAL_DURATION_S));
+  clearInterval(sampler);
+  await gateway?.stop();
+  rmSync(join(work, dataDir), { recursive: true, force: true });
+  return { ...measured, limit, largestWal };
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
   const origin = await startGateway();
@@ -268,6 +302,8 @@ async function main(): Promise<void> {
   ];
   await bare.child.stop();
 
+  const walPhases = [await walPhase(WAL_LIMIT_NONE), await walPhase(WAL_LIMIT_DEFAULT)];
+
   const preflightPhases = phases.filter((p) => p.name.startsWith('preflight'));
   // + the one answer fetched for the reference server.
   const preflightAnswers = preflightPhases.reduce((sum, p) => sum + p.result['2xx'], 0) + warmUp['2xx'] + 1;
@@ -285,7 +321,7 @@ async function main(): Promise<void> {
     '',
     '| phase | req/s (mean) | requests | p50 | p99 | max | server CPU per request |',
     '|---|---|---|---|---|---|---|',
-    ...[...phases, ...ceiling, ...references].map(
+    ...[...phases, ...ceiling, ...references, ...walPhases].map(
       ({ name, result, cpuUsPerRequest }) =>
         `| ${name} | ${result.requests.average.toFixed(0)} | ${result.requests.total} | ${result.latency.p50} ms | ${result.latency.p99} ms | ${result.latency.max} ms | ${cpuUsPerRequest.toFixed(0)} µs |`,
     ),
@@ -295,6 +331,11 @@ async function main(): Promise<void> {
     `- without the activity record (same gateway, store writes skipped), preflight / healthz: ${(ceiling[1]!.result.requests.average / ceiling[0]!.result.requests.average).toFixed(2)}x at ${ceiling[1]!.cpuUsPerRequest.toFixed(0)} µs per preflight: the ceiling for any activity store on the event loop`,
     `- reference floor / healthz throughput: ${(references[0]!.result.requests.average / healthz).toFixed(2)}x; its p99 at ${RATE} req/s: ${references[1]!.result.latency.p99} ms (a bare handler of the same exchange, no gateway)`,
     `- preflight p99 at ${RATE} req/s: ${p99} ms (target < 5 ms): ${p99 < 5 ? 'met' : 'NOT met'}`,
+    ...walPhases.map(
+      (p) =>
+        `- largest WAL in ${WAL_DURATION_S} s at full speed, ${p.limit === WAL_LIMIT_NONE ? 'no limit reached' : `limit ${p.limit} bytes`}: ${p.largestWal} bytes (${(p.largestWal / 1024 / 1024).toFixed(1)} MiB)${p.limit === WAL_LIMIT_NONE ? '' : p.largestWal <= p.limit ? ', under the limit' : ', OVER THE LIMIT'}`,
+    ),
+    `- preflight throughput with the default limit / without one: ${(walPhases[1]!.result.requests.average / walPhases[0]!.result.requests.average).toFixed(3)}x`,
     `- activity records: ${records} preflight records written for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}; ${kept} kept (activity_max_records 10,000, trimmed every ${TRIM_EVERY_RECORDS} records)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -68,7 +68,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     };
   }
 
-  const opened = openStore(config.data_dir);
+  const opened = openStore(config.data_dir, { walLimitBytes: config.store_wal_limit_bytes });
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
   const serverInfo = gatewayServerInfo();

@@ -39,11 +39,15 @@ describe('activity group commit', () => {
     try {
       const results = await Promise.allSettled([store.appendActivity(record(1)), store.appendActivity(record(2, 'not a date')), store.appendActivity(record(3))]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      // Metadata that has no JSON text is refused on its own when it is appended (its text sizes the commit).
       const cyclic: Record<string, unknown> = {};
       cyclic['self'] = cyclic;
-      const burst = await Promise.allSettled([store.appendActivity(record(4)), store.appendActivity({ ...record(5), metadata: cyclic })]);
+      const unwritable = await Promise.allSettled([store.appendActivity(record(4)), store.appendActivity({ ...record(5), metadata: cyclic })]);
+      expect(unwritable.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      // A record the database refuses (status is NOT NULL) fails its whole transaction.
+      const burst = await Promise.allSettled([store.appendActivity(record(6)), store.appendActivity({ ...record(7), status: null as unknown as string })]);
       expect(burst.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-      expect((await store.queryActivity({})).map((r) => r.request_id)).toEqual(['r-3', 'r-1']);
+      expect((await store.queryActivity({})).map((r) => r.request_id)).toEqual(['r-4', 'r-3', 'r-1']);
     } finally {
       store.close();
     }

@@ -30,6 +30,11 @@ export interface RawSessionOptions {
 export interface RawSession {
   readonly era: RawEra;
   request(method: string, params?: Record<string, unknown>): Promise<RawAnswer>;
+  /**
+   * The same with params given as JSON text: the members of the params object, without its braces
+   * (`"name":"x","arguments":{…}`), for values JSON.stringify itself cannot write (100,000 levels deep).
+   */
+  requestText(method: string, paramMembers: string): Promise<RawAnswer>;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,14 @@ export async function openRawSession(url: string, era: RawEra, options: RawSessi
         if (method === 'tools/call' && typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
         return post(url, { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }, headers);
       },
+      requestText: (method, paramMembers) => {
+        const meta = JSON.stringify({ 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities });
+        const headers: Record<string, string> = { ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': method };
+        const name = /^"name":("(?:[^"\\]|\\.)*")/.exec(paramMembers)?.[1];
+        if (method === 'tools/call' && name !== undefined) headers['mcp-name'] = JSON.parse(name) as string;
+        const members = paramMembers === '' ? '' : `,${paramMembers}`;
+        return post(url, `{"jsonrpc":"2.0","id":${nextId++},"method":${JSON.stringify(method)},"params":{"_meta":${meta}${members}}}`, headers);
+      },
       close: async () => undefined,
     };
   }
@@ -65,17 +78,19 @@ export async function openRawSession(url: string, era: RawEra, options: RawSessi
   return {
     era,
     request: (method, params) => post(url, { jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }, headers),
+    requestText: (method, paramMembers) => post(url, `{"jsonrpc":"2.0","id":${nextId++},"method":${JSON.stringify(method)},"params":{${paramMembers}}}`, headers),
     close: async () => {
       await fetch(url, { method: 'DELETE', headers }).then((r) => r.arrayBuffer()).catch(() => undefined);
     },
   };
 }
 
+/** `body`: a value to serialise, or JSON text sent as it is. */
 async function post(url: string, body: unknown, headers: Record<string, string>): Promise<RawAnswer & { sessionId?: string }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify(body),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
   const sessionId = response.headers.get('mcp-session-id') ?? undefined;

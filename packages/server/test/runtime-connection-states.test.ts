@@ -1,10 +1,10 @@
 // Every connection state of issue 4, induced on a real fixture and observed through the
 // runtime's published snapshots (the only thing the surfaces read).
-import { connectionGate } from '@mcpproxy/evaluator';
+import { connectionGate, type ConnectionState } from '@mcpproxy/evaluator';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from './cleanup-after-each.js';
 import type { Scratch} from './fixture-process.js';
-import { startHttpFixture } from './fixture-process.js';
+import { eventually, startHttpFixture } from './fixture-process.js';
 import { fixtureServer, startHarness } from './runtime-harness.js';
 import type { Harness } from './runtime-harness.js';
 
@@ -32,6 +32,23 @@ describe('connection states through the runtime', () => {
     expect(connectionGate(ready.connection.state)).toBeUndefined();
     expect([...ready.tools.keys()]).toEqual(['echo', 'get_greeting', 'delete_everything']);
     expect(ready.transport).toBe('stdio');
+  });
+
+  it('a hanging upstream is initializing until its first timeout, then unhealthy (timed out) through every retry', async () => {
+    const { h } = await harness({
+      upstream_timeout_ms: 1000,
+      servers: [fixtureServer('hang', ['--start-delay-ms', '600000'], { quarantined: false })],
+    });
+    const seen: (ConnectionState | undefined)[] = [h.server('hang').connection.state];
+    const unsubscribe = h.runtime.subscribe((state) => seen.push(state.snapshot.servers.get('hang')?.connection.state));
+    defer(unsubscribe);
+    // Every attempt sends initialize, which is never answered: three sends are three attempts.
+    await eventually(() => expect(h.runtime.upstreamMessageCount()).toBeGreaterThanOrEqual(3), 60_000);
+    const reasons = seen.map(connectionGate).filter((reason, i, all) => i === 0 || all[i - 1] !== reason);
+    expect(reasons).toEqual(['server_initializing', 'server_unhealthy']);
+    const hang = h.server('hang').connection;
+    expect(hang.state).toBe('error');
+    expect(hang.last_error).toMatch(/did not answer within 1000 ms$/);
   });
 
   it('unhealthy when the upstream exits (last tools kept), ready again after the backoff', async () => {

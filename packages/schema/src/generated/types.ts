@@ -735,6 +735,13 @@ export interface GatewayConfig {
    */
   readonly servers: readonly ServerConfig[];
   /**
+   * The most bytes the store's write-ahead log (mcpproxy.db-wal) may hold, under any load:
+   * once it reaches three quarters of this, activity writes wait (answers included, never
+   * lost) while the log is checkpointed into the database and truncated, and it is truncated
+   * to nothing after a second without writes.
+   */
+  readonly store_wal_limit_bytes?: number;
+  /**
    * Timeout of a tools/call forwarded to an upstream.
    */
   readonly tool_call_timeout_ms?: number;

@@ -10,6 +10,7 @@ export const GATEWAY_DEFAULTS = {
   page_size: 100,
   activity_max_records: 10_000,
   activity_max_age_days: 30,
+  store_wal_limit_bytes: 64 * 1024 * 1024,
   upstream_timeout_ms: 30_000,
   tool_call_timeout_ms: 60_000,
   reconnect_initial_delay_ms: 1000,

@@ -38,6 +38,7 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly page_size: number;
   readonly activity_max_records: number;
   readonly activity_max_age_days: number;
+  readonly store_wal_limit_bytes: number;
   readonly upstream_timeout_ms: number;
   readonly tool_call_timeout_ms: number;
   readonly reconnect_initial_delay_ms: number;

@@ -1,11 +1,13 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
-import { ProtocolError, Server, type CallToolResult, type Implementation, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import { gatewayRequiredToolsSource } from '../extension/gateway-source.js';
 import { RequiredToolsExtension } from '../extension/required-tools-extension.js';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
+import { argumentDepthError } from './argument-depth.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
 import {
   DESCRIBE_TOOL,
@@ -55,7 +57,7 @@ const INSTRUCTIONS =
 export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpSessionContext): Server {
   const { runtime, pageSize } = options;
   const scope = context.identity.scope;
-  const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new PlainParamsServer(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
   const listTools = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
   let requiredTools: RequiredToolsExtension | undefined;
@@ -76,6 +78,8 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const args = request.params.arguments;
+    const tooDeep = argumentDepthError(args);
+    if (tooDeep !== undefined) throw tooDeep;
     if (name === DESCRIBE_TOOL_NAME) return describeTool(args, ctx);
     const started = performance.now();
     const record = async (outcome: 'success' | 'tool_error' | 'upstream_error' | 'refused', reason?: string) => {

@@ -22,6 +22,8 @@ export function connectSqlite(path: string, autocheckpointPages: number = AUTOCH
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+    // Whenever SQLite starts the log over it truncates the file, so the file's size is the log's (WalLimit).
+    db.pragma('journal_size_limit = 0');
     return db;
   } catch (cause) {
     db.close();

@@ -5,6 +5,7 @@ import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
 import { startStoreThread, type StoreThread } from './store-thread.js';
+import { COPY_MESSAGE, FOLD_MESSAGE, WalLimit } from './wal-limit.js';
 import type {
   ActivityInput,
   AppendedActivity,
@@ -71,13 +72,15 @@ interface ActivityRow {
 interface PendingActivity {
   readonly record: ActivityInput;
   readonly tsMs: number;
+  /** The metadata's JSON text: written, and what sizes the commit (WalLimit.framesOf). */
+  readonly json: string;
   resolve(appended: AppendedActivity): void;
   reject(cause: unknown): void;
 }
 
 export type SqliteOpenResult = { ok: true; store: Store } | { ok: false; message: string };
 
-export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock): SqliteOpenResult {
+export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock, walLimitBytes: number): SqliteOpenResult {
   const path = join(dataDir, fileName);
   let db: Database | undefined;
   try {
@@ -87,7 +90,7 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
       db.close();
       return { ok: false, message: `${path}: ${migrated.message}` };
     }
-    return { ok: true, store: new SqliteStore(dataDir, path, db, lock) };
+    return { ok: true, store: new SqliteStore(dataDir, path, db, lock, walLimitBytes) };
   } catch (cause) {
     db?.close();
     return { ok: false, message: `cannot open the store ${path}: ${cause instanceof Error ? cause.message : String(cause)}` };
@@ -110,19 +113,32 @@ class SqliteStore implements Store {
   /** The count limit of the last retention pass, applied as records are written. */
   private countLimit: number | undefined;
   private recordsSinceTrim = 0;
+  private readonly walLimit: WalLimit;
+  /** SQLite's automatic checkpoint on this connection while no thread checkpoints (pages). */
+  private readonly autocheckpointPages: number;
+  /** Set while the checkpoint thread folds the log: activity commits wait for it. */
+  private folding = false;
+  private threadFailed = false;
+  /** Copies asked of the checkpoint thread since the last fold. */
+  private copies = 0;
+  private readonly foldWaiters: (() => void)[] = [];
 
   constructor(
     readonly dataDir: string,
     private readonly path: string,
     private readonly db: Database,
     private readonly lock: DataDirLock,
+    walLimitBytes: number,
   ) {
     this.statements = prepareStatements(db);
+    this.walLimit = new WalLimit(path, walLimitBytes, db.pragma('page_size', { simple: true }) as number);
+    this.autocheckpointPages = Math.min(AUTOCHECKPOINT_PAGES, this.walLimit.foldAtFrames);
+    db.pragma(`wal_autocheckpoint = ${this.autocheckpointPages}`);
     const insert = this.statements.insertActivity;
     this.commitActivity = db.transaction((batch: readonly PendingActivity[]) =>
       // Positional parameters: binding by name looks up each property (measured ~10% of an insert).
-      batch.map(({ record, tsMs }) =>
-        Number(insert.run(record.type, record.timestamp, tsMs, record.status, record.surface ?? null, record.request_id, jsonOf(record.metadata)).lastInsertRowid),
+      batch.map(({ record, tsMs, json }) =>
+        Number(insert.run(record.type, record.timestamp, tsMs, record.status, record.surface ?? null, record.request_id, json).lastInsertRowid),
       ),
     );
   }
@@ -133,10 +149,74 @@ class SqliteStore implements Store {
     const thread = startStoreThread('wal-checkpoint-thread', { path: this.path, intervalMs: CHECKPOINT_INTERVAL_MS });
     this.checkpointer = thread;
     this.db.pragma('wal_autocheckpoint = 0');
-    // A thread that cannot run gives checkpoints back to this connection.
-    thread.worker.on('error', () => {
-      if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    thread.port.on('message', (message: unknown) => {
+      if (message === FOLD_MESSAGE) this.folded();
     });
+    // A listener refs the port again: the thread still must not keep the process alive.
+    thread.port.unref();
+    // A thread that cannot run gives checkpoints back to this connection.
+    const failed = () => {
+      if (this.closed || this.threadFailed) return;
+      this.threadFailed = true;
+      this.db.pragma(`wal_autocheckpoint = ${this.autocheckpointPages}`);
+      if (this.folding) {
+        this.foldHere();
+        this.folded();
+      }
+    };
+    thread.worker.on('error', failed);
+    thread.worker.on('exit', failed);
+  }
+
+  /**
+   * Folds the log into the database before more activity is committed: on the checkpoint thread
+   * (commits wait, the event loop goes on), or here when there is none yet (it starts one, since a
+   * store that filled most of its log is written steadily).
+   */
+  private fold(): void {
+    if (this.folding) return;
+    if (this.checkpointer === undefined || this.threadFailed) {
+      this.foldHere();
+      this.startCheckpointThread();
+      this.folding = true;
+      setImmediate(() => this.folded());
+      return;
+    }
+    this.folding = true;
+    // Records wait for the answer: the process must not end in between (the port is unref'd otherwise).
+    this.checkpointer.port.ref();
+    this.checkpointer.port.postMessage(FOLD_MESSAGE);
+  }
+
+  private copyAhead(): void {
+    this.copies++;
+    if (this.checkpointer !== undefined && !this.threadFailed) this.checkpointer.port.postMessage(COPY_MESSAGE);
+  }
+
+  private foldHere(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // busy or a transient I/O error: the log is still full, so the next flush folds again
+    }
+  }
+
+  private folded(): void {
+    if (!this.folding) return;
+    this.folding = false;
+    this.copies = 0;
+    this.checkpointer?.port.unref();
+    for (const resume of this.foldWaiters.splice(0)) resume();
+    if (!this.closed) this.flushActivity();
+  }
+
+  /** Resolves once the log has room for another commit (at once when it has). */
+  private async roomInLog(): Promise<void> {
+    while (!this.closed && (this.folding || this.walLimit.full())) {
+      const done = new Promise<void>((resolve) => this.foldWaiters.push(resolve));
+      this.fold();
+      await done;
+    }
   }
 
   async listApprovals(): Promise<StoredApproval[]> {
@@ -257,14 +337,50 @@ class SqliteStore implements Store {
     const tsMs = Date.parse(record.timestamp);
     if (Number.isNaN(tsMs)) return Promise.reject(new TypeError(`activity timestamp is not a date: ${record.timestamp}`));
     return new Promise((resolve, reject) => {
-      this.pendingActivity.push({ record, tsMs, resolve, reject });
-      if (this.pendingActivity.length === 1) setImmediate(() => this.flushActivity());
+      this.pendingActivity.push({ record, tsMs, json: jsonOf(record.metadata), resolve, reject });
+      if (this.pendingActivity.length === 1 && !this.folding) setImmediate(() => this.flushActivity());
     });
   }
 
-  private flushActivity(): void {
-    const batch = this.pendingActivity.splice(0);
-    if (batch.length === 0) return;
+  /**
+   * Commits the pending records, as few commits as the log's headroom allows (one per turn at any
+   * usual rate). `force` (close) writes them whatever the log holds: they were accepted.
+   */
+  private flushActivity(force = false): void {
+    if (this.folding && !force) return;
+    const pending = this.pendingActivity;
+    while (pending.length > 0) {
+      const walBytes = this.walLimit.walBytes();
+      // A fold resumes this flush once the log is back in the database.
+      if (!force && walBytes >= this.walLimit.foldAtBytes) return this.fold();
+      if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
+      this.commitBatch(pending.splice(0, this.commitSize(pending)));
+    }
+    if (this.countLimit === undefined || this.recordsSinceTrim < Math.min(TRIM_EVERY_RECORDS, this.walLimit.rowsPerCommit)) return;
+    // As many commits as it takes to catch up (a small limit keeps each small, and records that
+    // waited for a fold arrive together), at most MAX_TRIM_ROWS in one turn.
+    for (let trimmed = 0; trimmed < MAX_TRIM_ROWS; ) {
+      if (!force && this.walLimit.full()) return this.fold();
+      const rows = this.trimToCount(this.countLimit);
+      trimmed += rows;
+      if (rows < this.walLimit.rowsPerCommit) break;
+    }
+    this.recordsSinceTrim = 0;
+  }
+
+  /** How many of the first pending records fit in one commit's share of the log (at least one). */
+  private commitSize(pending: readonly PendingActivity[]): number {
+    let frames = 0;
+    let count = 0;
+    for (const { json } of pending) {
+      frames += this.walLimit.framesOf(json.length);
+      if (count > 0 && frames > this.walLimit.commitFrames) break;
+      count++;
+    }
+    return count;
+  }
+
+  private commitBatch(batch: readonly PendingActivity[]): void {
     let ids: number[];
     try {
       if (this.closed) throw new Error('the store is closed');
@@ -277,26 +393,23 @@ class SqliteStore implements Store {
     this.recordsCommitted += batch.length;
     if (this.recordsCommitted >= CHECKPOINT_THREAD_AFTER_RECORDS) this.startCheckpointThread();
     this.recordsSinceTrim += batch.length;
-    if (this.countLimit !== undefined && this.recordsSinceTrim >= TRIM_EVERY_RECORDS) {
-      this.recordsSinceTrim = 0;
-      this.trimToCount(this.countLimit);
-    }
   }
 
   /**
-   * Deletes the oldest records beyond `limit`, at most MAX_TRIM_ROWS at a time. Ids are dense and
-   * grow with every record (AUTOINCREMENT; only pruning deletes), so the newest `limit` are the ids
-   * above MAX(id) - limit, and both bounds are index lookups.
+   * Deletes the oldest records beyond `limit`, at most one commit's share of the log at a time;
+   * returns how many. Ids are dense and grow with every record (AUTOINCREMENT; only pruning
+   * deletes), so the newest `limit` are the ids above MAX(id) - limit, and both bounds are index lookups.
    */
-  private trimToCount(limit: number): void {
+  private trimToCount(limit: number): number {
     try {
       const { lo, hi } = this.statements.activityIdRange.get() as { lo: number | null; hi: number | null };
-      if (lo === null || hi === null) return;
-      const bound = Math.min(hi - limit, lo + MAX_TRIM_ROWS - 1);
-      if (bound >= lo) this.statements.trimActivityTo.run(bound);
+      if (lo === null || hi === null) return 0;
+      const bound = Math.min(hi - limit, lo + Math.min(MAX_TRIM_ROWS, this.walLimit.rowsPerCommit) - 1);
+      return bound >= lo ? this.statements.trimActivityTo.run(bound).changes : 0;
     } catch {
       // The records are committed; a trim that fails is retried after the next TRIM_EVERY_RECORDS,
       // and the runtime's full pass still runs.
+      return 0;
     }
   }
 
@@ -328,22 +441,35 @@ class SqliteStore implements Store {
     return (this.db.prepare(sql).all(params) as ActivityRow[]).map(activityFromRow);
   }
 
+  /**
+   * One commit's share of the log at a time (a pass after a long idle can delete millions of rows),
+   * waiting for a fold whenever the log is at its fold point.
+   */
   async pruneActivity(retention: ActivityRetention, now: Date = new Date()): Promise<number> {
-    this.countLimit = Math.max(0, Math.trunc(retention.maxRecords));
+    const keep = Math.max(0, Math.trunc(retention.maxRecords));
+    this.countLimit = keep;
     const cutoff = now.getTime() - retention.maxAgeDays * DAY_MS;
-    return this.db.transaction(() => {
-      const byAge = this.statements.pruneByAge.run(cutoff).changes;
-      const byCount = this.statements.pruneByCount.run(Math.max(0, Math.trunc(retention.maxRecords))).changes;
-      return byAge + byCount;
-    })();
+    const rows = this.walLimit.rowsPerCommit;
+    let removed = 0;
+    for (const prune of [() => this.statements.pruneByAge.run(cutoff, rows), () => this.statements.pruneByCount.run(rows, keep)]) {
+      for (;;) {
+        await this.roomInLog();
+        if (this.closed) return removed;
+        const { changes } = prune();
+        removed += changes;
+        if (changes < rows) break;
+      }
+    }
+    return removed;
   }
 
   close(): void {
     if (this.closed) return;
     // Records already accepted are written before the database goes away.
-    this.flushActivity();
+    this.flushActivity(true);
     this.checkpointer?.finish('close');
     this.closed = true;
+    for (const resume of this.foldWaiters.splice(0)) resume();
     try {
       this.db.close();
     } finally {
@@ -391,11 +517,11 @@ function prepareStatements(db: Database) {
     insertActivity: prepare(
       'INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
-    pruneByAge: prepare('DELETE FROM activity_log WHERE ts_ms < ?'),
+    pruneByAge: prepare('DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log WHERE ts_ms < ? ORDER BY ts_ms LIMIT ?)'),
     activityIdRange: prepare('SELECT MIN(id) AS lo, MAX(id) AS hi FROM activity_log'),
     trimActivityTo: prepare('DELETE FROM activity_log WHERE id <= ?'),
     pruneByCount: prepare(
-      'DELETE FROM activity_log WHERE id NOT IN (SELECT id FROM activity_log ORDER BY ts_ms DESC, id DESC LIMIT ?)',
+      'DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log ORDER BY ts_ms DESC, id DESC LIMIT ? OFFSET ?)',
     ),
   };
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { DEFAULT_WAL_LIMIT_BYTES } from './wal-limit.js';
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed';
 
@@ -139,7 +140,10 @@ export const STORE_FILE_NAME = 'mcpproxy.db';
  * Opens (creating on first use) the store in `dataDir`: takes the data-dir lock first, so a
  * second gateway on the same directory is refused before it touches the database.
  */
-export function openStore(dataDir: string): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
+export function openStore(
+  dataDir: string,
+  { walLimitBytes = DEFAULT_WAL_LIMIT_BYTES }: { readonly walLimitBytes?: number } = {},
+): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (cause) {
@@ -150,7 +154,7 @@ export function openStore(dataDir: string): { ok: true; store: Store } | { ok: f
     const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
     return { ok: false, error: { code, message: locked.error.message } };
   }
-  const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock);
+  const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock, walLimitBytes);
   if (!opened.ok) {
     locked.lock.release();
     return { ok: false, error: { code: 'store_open_failed', message: opened.message } };

@@ -1,8 +1,14 @@
 // The checkpoint thread: copies committed WAL pages into the database every interval. A PASSIVE
 // checkpoint takes no writer lock, so commits go on meanwhile; its fsyncs stall only this thread.
+// Under a steady stream of commits a PASSIVE checkpoint never reaches the log's end, and SQLite
+// only starts a log over once all of it is in the database, so two more jobs keep the log bounded:
+// a fold the store asks for (it has stopped writing; TRUNCATE copies the rest and empties the file;
+// copies it asked for on the way there left little of the rest),
+// and emptying the file once a whole interval went by without a commit.
 import { workerData } from 'node:worker_threads';
 import { connectSqlite } from './sqlite-connection.js';
 import type { StoreThreadData } from './store-thread.js';
+import { COPY_MESSAGE, FOLD_MESSAGE } from './wal-limit.js';
 
 export interface CheckpointThreadData extends StoreThreadData {
   readonly path: string;
@@ -24,14 +30,45 @@ try {
   signalClosed();
   throw cause;
 }
-const timer = setInterval(() => {
+
+interface CheckpointResult {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+}
+function checkpoint(mode: 'PASSIVE' | 'TRUNCATE'): CheckpointResult | undefined {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    return (db.pragma(`wal_checkpoint(${mode})`) as CheckpointResult[])[0];
   } catch {
-    // busy or a transient I/O error: the next interval tries again
+    // busy or a transient I/O error: the next interval (or the store's next fold) tries again
+    return undefined;
+  }
+}
+
+/** The log's frame count at the last tick, all of them in the database; -1 when it was not. */
+let settledFrames = -1;
+const timer = setInterval(() => {
+  const result = checkpoint('PASSIVE');
+  const settled = result !== undefined && result.busy === 0 && result.log > 0 && result.log === result.checkpointed;
+  // The same log, all of it copied, for a whole interval: nothing is being written, give the space back.
+  if (settled && result.log === settledFrames) {
+    checkpoint('TRUNCATE');
+    settledFrames = -1;
+  } else {
+    settledFrames = settled ? result.log : -1;
   }
 }, intervalMs);
-port.on('message', () => {
+port.on('message', (message: unknown) => {
+  if (message === COPY_MESSAGE) {
+    checkpoint('PASSIVE');
+    return;
+  }
+  if (message === FOLD_MESSAGE) {
+    checkpoint('TRUNCATE');
+    settledFrames = -1;
+    port.postMessage(FOLD_MESSAGE);
+    return;
+  }
   clearInterval(timer);
   db.close();
   port.close();

@@ -9,7 +9,7 @@ import { listUpstreamTools, type InvalidTool } from './list-upstream-tools.js';
 import { captureOverload } from './overload-capture.js';
 import type { HttpOverload } from './overload-capture.js';
 import type { ListedTool } from './list-upstream-tools.js';
-import { reconnectDelay } from './reconnect-backoff.js';
+import { MAX_BACKOFF_EXPONENT, reconnectDelay } from './reconnect-backoff.js';
 import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
@@ -63,6 +63,8 @@ interface Attempt {
   readonly unauthorized?: UnauthorizedCapture;
   readonly stderr?: StderrTail;
   lost: boolean;
+  /** Why the transport gave up on a message too large for it, and what the connection was doing then. */
+  oversized?: string;
 }
 
 const EMPTY_TOOLS: ReadonlyMap<string, ListedTool> = new Map();
@@ -115,7 +117,7 @@ export class UpstreamConnection {
     if (this.running) return;
     this.running = true;
     this.failures = 0;
-    void this.connect();
+    void this.connect(false);
   }
 
   /** Closes the connection and stops retrying; the last index and error stay visible. */
@@ -163,7 +165,8 @@ export class UpstreamConnection {
     }
   }
 
-  private async connect(): Promise<void> {
+  /** `retry`: a background retry after a failed or lost connection (not a start or restart). */
+  private async connect(retry: boolean): Promise<void> {
     this.clearTimer();
     const generation = ++this.generation;
     const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
@@ -172,7 +175,11 @@ export class UpstreamConnection {
     // answer will not change, and showing `connecting` would flip a blocked verdict (oauth_required)
     // into a retryable one (server_initializing) for the length of every attempt. A login restarts
     // the connection (stop -> disconnected), so a fresh credential is shown as authenticating.
-    if (this.current.state !== 'pending_auth') this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+    // Likewise a retry after an error or a lost connection keeps that state and its last_error until
+    // an attempt succeeds: an upstream that hangs reads server_unhealthy from its first timeout on,
+    // not server_initializing during each attempt and server_unhealthy between them.
+    const failed = this.current.state === 'pending_auth' || (retry && (this.current.state === 'error' || this.current.state === 'disconnected'));
+    if (!failed) this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
@@ -191,13 +198,17 @@ export class UpstreamConnection {
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
     // Over HTTP nothing closes when the upstream goes away; a failing event stream is the sign.
-    client.onerror = () => this.probe(attempt);
+    client.onerror = (error) => {
+      const limit = oversizedMessageLimit(error);
+      if (limit !== undefined && attempt.oversized === undefined) attempt.oversized = this.oversizedText(limit);
+      this.probe(attempt);
+    };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
 
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
       if (this.isStale(attempt)) return;
-      this.update({ state: 'discovering' });
+      if (!failed) this.update({ state: 'discovering' });
       const listing = await listUpstreamTools(client, this.options.requestTimeoutMs);
       if (this.isStale(attempt)) return;
       this.failures = 0;
@@ -259,6 +270,8 @@ export class UpstreamConnection {
         diagnostic_action: 'login',
         ...(challenge.wwwAuthenticate === undefined ? {} : { www_authenticate: challenge.wwwAuthenticate }),
       };
+    } else if (attempt.oversized !== undefined) {
+      this.current = { ...keep, state: wasReady ? 'disconnected' : 'error', last_error: attempt.oversized, diagnostic_action: 'view_logs' };
     } else if (cause === undefined || isConnectionClosed(cause)) {
       const said = attempt.stderr?.last();
       const what = this.spec.transport === 'stdio' ? 'the upstream process exited' : 'the connection closed';
@@ -272,15 +285,18 @@ export class UpstreamConnection {
       this.current = { ...keep, state: wasReady ? 'disconnected' : 'error', last_error: this.explain(cause), diagnostic_action: 'view_logs' };
     }
     this.options.onChange(this.current);
-    this.scheduleReconnect();
+    // The same answer will be too large again: no reason to read it again soon.
+    this.scheduleReconnect(attempt.oversized !== undefined);
   }
 
-  private scheduleReconnect(): void {
+  /** `longest`: wait the policy's longest delay now, not after the doublings up to it. */
+  private scheduleReconnect(longest = false): void {
     if (!this.running) return;
     this.clearTimer();
+    if (longest) this.failures = Math.max(this.failures, MAX_BACKOFF_EXPONENT);
     const delay = reconnectDelay(this.options.backoff, this.failures, this.options.random);
     this.failures += 1;
-    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer = setTimeout(() => void this.connect(true), delay);
     this.timer.unref();
   }
 
@@ -410,6 +426,16 @@ export class UpstreamConnection {
     }
   }
 
+  private oversizedText(limit: number): string {
+    const during =
+      this.current.state === 'discovering'
+        ? 'its tool list (tools/list) is'
+        : this.current.state === 'ready'
+          ? 'a message (a re-listed tool list or a tool result) is'
+          : 'its answer to initialize is';
+    return `${during} larger than the stdio transport's limit of ${limit} bytes, so the gateway closed the connection; it retries after the longest reconnect delay (${this.options.backoff.maxDelayMs} ms)`;
+  }
+
   private explain(cause: unknown): string {
     if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
       return `${this.describe()} did not answer within ${this.options.requestTimeoutMs} ms`;
@@ -421,6 +447,15 @@ export class UpstreamConnection {
 function withoutSaturation(status: UpstreamStatus): UpstreamStatus {
   const { saturation: _saturation, ...rest } = status;
   return rest;
+}
+
+/**
+ * The byte limit when `error` is the stdio transport refusing to buffer more of one message. The SDK
+ * reports it only in words ("ReadBuffer exceeded maximum size of N bytes"), then closes the transport.
+ */
+function oversizedMessageLimit(error: unknown): number | undefined {
+  const match = error instanceof Error ? /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message) : null;
+  return match === null ? undefined : Number(match[1]);
 }
 
 function isConnectionClosed(cause: unknown): boolean {

@@ -1,0 +1,56 @@
+import { ProtocolError, ProtocolErrorCode, Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * A Server whose answer to a caller's bad params is always invalid params (-32602) with a plain
+ * message naming each field, on both revisions. The SDK checks a request against its schema before
+ * any handler runs and reports a failure as the schema library's issue list in JSON: as an internal
+ * error (-32603) for tools/list, inside an invalid-params message for tools/call.
+ */
+export class PlainParamsServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        throw plainParamsError(method, error) ?? error;
+      }
+    };
+  }
+}
+
+interface SchemaIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** The invalid-params error in plain words when `error` is the SDK's dump of a request's schema issues. */
+export function plainParamsError(method: string, error: unknown): ProtocolError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const isSdkDump = error instanceof ProtocolError ? error.code === ProtocolErrorCode.InvalidParams && error.message.startsWith(`Invalid ${method} request: [`) : error.message.startsWith('[');
+  if (!isSdkDump) return undefined;
+  const issues = schemaIssues(error.message.slice(error.message.indexOf('[')));
+  if (issues === undefined) return undefined;
+  const faults = issues.map((issue) => `${issue.path.length === 0 ? 'the request' : issue.path.join('.')}: ${issue.message.replace(/^Invalid input: /, '')}`);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${faults.join('; ')}`);
+}
+
+function schemaIssues(text: string): SchemaIssue[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
+  const issues: SchemaIssue[] = [];
+  for (const item of parsed as unknown[]) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { path, message } = item as { path?: unknown; message?: unknown };
+    if (!Array.isArray(path) || !path.every((p) => typeof p === 'string' || typeof p === 'number') || typeof message !== 'string') return undefined;
+    issues.push({ path, message });
+  }
+  return issues;
+}
