@@ -5,6 +5,8 @@ import { secretDigest } from './auth/secret-digest.js';
 import type { ResolvedConfig } from './config/gateway-config.js';
 import { allowedServersOf, createAgentTokenLookup, sha256Hex, type HashedAgentToken } from './http/agent-token-lookup.js';
 import { healthzRoute } from './http/healthz-route.js';
+import { parseHostEntry } from './http/host-entry.js';
+import type { ConfiguredAuthorities } from './http/host-origin-guard.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
@@ -111,7 +113,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], onError: (e) => onError(asError(e)) });
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
     await endpoint.close();
     await shutDown(runtime, store);
@@ -168,6 +170,15 @@ function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, sto
       await shutDown(runtime, store);
     }),
   };
+}
+
+/** allowed_hosts as parsed entries (the config loader has already refused a bad one). */
+function configuredAuthorities(config: ResolvedConfig): ConfiguredAuthorities {
+  const hosts = config.allowed_hosts.flatMap((text) => {
+    const parsed = parseHostEntry(text);
+    return parsed.ok ? [parsed.entry] : [];
+  });
+  return { hosts, origins: config.allowed_origins };
 }
 
 function configTokens(config: ResolvedConfig): HashedAgentToken[] {

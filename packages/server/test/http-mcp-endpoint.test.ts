@@ -68,9 +68,10 @@ describe('gateway HTTP server with the two-revision MCP endpoint', () => {
     expect(await status(`localhost:${port + 1}`)).toBe(403);
     expect(await status(`127.0.0.1:${port}`, 'http://evil.example.com')).toBe(403);
     expect(await status(`127.0.0.1:${port}`, 'null')).toBe(403);
-    expect(await status(`127.0.0.1:${port}`)).toBe(200);
-    expect(await status(`localhost:${port}`, `http://localhost:${port}`)).toBe(200);
-    expect(await status(`[::1]:${port}`)).toBe(200);
+    // Past the guard, a path no route owns is a 404.
+    expect(await status(`127.0.0.1:${port}`)).toBe(404);
+    expect(await status(`localhost:${port}`, `http://localhost:${port}`)).toBe(404);
+    expect(await status(`[::1]:${port}`)).toBe(404);
   });
 
   it('serves 2025-11-25 with a real session that remembers what the client declared at initialize', async () => {
@@ -180,12 +181,13 @@ function postList(url: string, headers: Record<string, string>): Promise<Respons
   });
 }
 
-// fetch() will not forge Host, so the guard is probed over a raw socket.
+// fetch() will not forge Host, so the guard is probed over a raw socket (on a path no route owns:
+// /healthz answers whatever the Host).
 async function rawStatus(port: number, host: string, origin?: string): Promise<number> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/healthz', method: 'GET', headers: { host, ...(origin === undefined ? {} : { origin }) }, setHost: false },
+      { host: '127.0.0.1', port, path: '/no-such-route', method: 'GET', headers: { host, ...(origin === undefined ? {} : { origin }) }, setHost: false },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);

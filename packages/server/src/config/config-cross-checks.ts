@@ -1,4 +1,5 @@
 import type { GatewayConfig } from '@mcpproxy/schema';
+import { parseHostEntry } from '../http/host-entry.js';
 
 export interface ConfigIssue {
   /** JSON pointer into the config file. */
@@ -53,6 +54,14 @@ export function crossCheckConfig(config: GatewayConfig): ConfigIssue[] {
         issues.push({ path: `${at}/allowed_servers/${j}`, message: `token "${token.name}" names unknown server "${server}"` });
       }
     });
+  });
+  (config.allowed_hosts ?? []).forEach((entry, i) => {
+    const parsed = parseHostEntry(entry);
+    if (!parsed.ok) issues.push({ path: `/allowed_hosts/${i}`, message: parsed.message });
+  });
+  (config.allowed_origins ?? []).forEach((origin, i) => {
+    const port = /:([0-9]+)$/.exec(origin)?.[1];
+    if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) issues.push({ path: `/allowed_origins/${i}`, message: `"${origin}": port ${port} is outside 1..65535` });
   });
   return issues;
 }

@@ -44,6 +44,8 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly servers: readonly ResolvedServerConfig[];
   readonly agent_tokens: readonly AgentTokenConfig[];
   readonly profiles: readonly ProfileConfig[];
+  readonly allowed_hosts: readonly string[];
+  readonly allowed_origins: readonly string[];
 }
 
 export interface ConfigError {
