@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { toolCallRecorder } from './activity/tool-call-activity.js';
 import { secretDigest } from './auth/secret-digest.js';
+import { storedTokenCollisions } from './auth/stored-token-collisions.js';
 import type { ResolvedConfig } from './config/gateway-config.js';
 import { allowedServersOf, createAgentTokenLookup, sha256Hex, type HashedAgentToken } from './http/agent-token-lookup.js';
 import { healthzRoute } from './http/healthz-route.js';
@@ -39,7 +40,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export type GatewayStartErrorCode = 'data_dir_locked' | 'store_open_failed' | 'listen_invalid' | 'listen_failed';
+export type GatewayStartErrorCode = 'data_dir_locked' | 'store_open_failed' | 'credential_conflict' | 'listen_invalid' | 'listen_failed';
 export interface GatewayStartError {
   readonly code: GatewayStartErrorCode;
   readonly message: string;
@@ -70,6 +71,11 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const opened = openStore(config.data_dir);
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
+  const conflict = await credentialConflict(config, store);
+  if (conflict !== undefined) {
+    store.close();
+    return { ok: false, error: conflict };
+  }
   const serverInfo = gatewayServerInfo();
   let runtime: GatewayRuntime;
   try {
@@ -179,6 +185,19 @@ function configuredAuthorities(config: ResolvedConfig): ConfiguredAuthorities {
     return parsed.ok ? [parsed.entry] : [];
   });
   return { hosts, origins: config.allowed_origins };
+}
+
+/** A configured secret that a run-time token in the store already uses, as a start error. */
+async function credentialConflict(config: ResolvedConfig, store: Store): Promise<GatewayStartError | undefined> {
+  let stored;
+  try {
+    stored = await store.listAgentTokens();
+  } catch (error) {
+    return { code: 'store_open_failed', message: `cannot read the agent tokens from ${config.data_dir}: ${asError(error).message}` };
+  }
+  const lines = storedTokenCollisions({ adminKey: config.api_key, tokens: configTokens(config) }, stored);
+  if (lines.length === 0) return undefined;
+  return { code: 'credential_conflict', message: lines.map((line) => `${config.source}: ${line} (in the store at ${config.data_dir})`).join('\n') };
 }
 
 function configTokens(config: ResolvedConfig): HashedAgentToken[] {

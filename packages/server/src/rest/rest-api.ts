@@ -31,7 +31,7 @@ export function restApiRoute(options: RestApiOptions): HttpRoute {
       serverLoginEndpoint(runtime, store),
       ...toolEndpoints(runtime),
       activityEndpoint(store),
-      ...tokenEndpoints({ store, runtime, configTokens: options.configTokens }),
+      ...tokenEndpoints({ store, runtime, configTokens: options.configTokens, credentials: options.credentials }),
       openApiEndpoint(),
     ],
     credentials: options.credentials,
