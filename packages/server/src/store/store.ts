@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { createDataDir } from './data-dir-create.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { openSqliteStore } from './sqlite-store.js';
 
@@ -140,11 +140,8 @@ export const STORE_FILE_NAME = 'mcpproxy.db';
  * second gateway on the same directory is refused before it touches the database.
  */
 export function openStore(dataDir: string): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
-  try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  } catch (cause) {
-    return { ok: false, error: { code: 'store_open_failed', message: `cannot create data directory ${dataDir}: ${text(cause)}` } };
-  }
+  const created = createDataDir(dataDir);
+  if (!created.ok) return { ok: false, error: { code: 'store_open_failed', message: created.message } };
   const locked = acquireDataDirLock(dataDir);
   if (!locked.ok) {
     const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
@@ -156,8 +153,4 @@ export function openStore(dataDir: string): { ok: true; store: Store } | { ok: f
     return { ok: false, error: { code: 'store_open_failed', message: opened.message } };
   }
   return { ok: true, store: opened.store };
-}
-
-function text(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }
