@@ -174,6 +174,10 @@ describe('errors name the file, the place and what is wrong', () => {
       'agent_tokens[1].token_sha256 duplicates agent_tokens[0].token',
     ],
     [{ servers: [stdioServer], api_key: 'a-secret-of-enough-length', agent_tokens: [token({})] }, '/agent_tokens/0/token', 'agent_tokens[0].token is the admin API key (api_key)'],
+    [{ servers: [{ name: 'a', url: 'http://' }] }, '/servers/0/url', 'servers[0].url "http://" is not a URL'],
+    [{ servers: [stdioServer, { name: 'a', url: 'http://exa mple.com:99999/x' }] }, '/servers/1/url', 'servers[1].url "http://exa mple.com:99999/x" is not a URL'],
+    [{ servers: [{ name: 'a', url: 'http://h.example:99999/mcp' }] }, '/servers/0/url', 'is not a URL'],
+    [{ servers: [{ name: 'a', url: 'https://h.example:0/mcp' }] }, '/servers/0/url', 'servers[0].url "https://h.example:0/mcp" has port 0'],
   ])('a cross-check: %j', async (content, pointer, what) => {
     const s = scratch();
     const path = configFile(s, { data_dir: s.file('data'), ...content });

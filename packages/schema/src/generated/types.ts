@@ -799,7 +799,9 @@ export interface ServerConfig {
    */
   readonly quarantined?: boolean;
   /**
-   * Streamable HTTP: the MCP endpoint URL.
+   * Streamable HTTP: the MCP endpoint URL, http or https, with a host and (when given) a port
+   * in 1..65535. Checked when the configuration loads, so a malformed URL is an error naming
+   * servers[i].url rather than a failure at the first connect.
    */
   readonly url?: string;
 }
