@@ -110,6 +110,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     preflight,
     credentials: { adminKey: secretDigest(config.api_key), tokens },
     configTokens: config.agent_tokens,
+    // A revoked token's requests are refused from now on; what it already holds open ends too.
+    onTokenRevoked: (name) => endpoint.closeToken(name),
     onError: (e) => options.log?.(`rest: ${asError(e).message}`),
   });
   const policy = {

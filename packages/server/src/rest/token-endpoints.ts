@@ -21,6 +21,8 @@ export interface TokenEndpointDeps {
   readonly configTokens: readonly ConfigTokenView[];
   /** The admin key and the config tokens: a new secret must be neither. */
   readonly credentials: RestCredentials;
+  /** Told after a token was revoked, to end what it has open. */
+  readonly onRevoked?: (name: string) => void;
   /** Draws a new secret (tests inject one that collides). */
   readonly newSecret?: () => string;
 }
@@ -112,6 +114,7 @@ export function tokenEndpoints(deps: TokenEndpointDeps): RestEndpoint[] {
         return apiError(503, 'state_unavailable', 'The token could not be revoked');
       }
       if (token === undefined) return apiError(404, 'not_found', `No token named ${name}`, 'name');
+      deps.onRevoked?.(name);
       return { status: 200, body: storedInfo(token) };
     },
   };
