@@ -9,6 +9,8 @@ import { createAgentTokenLookup, sha256Hex } from '../src/http/agent-token-looku
 import { mcpRoute } from '../src/http/mcp-route.js';
 import { createMcpEndpoint, type McpEndpoint } from '../src/mcp/mcp-endpoint.js';
 import type { McpSessionContext } from '../src/mcp/mcp-identity.js';
+import type { EventStreamReader } from './event-stream-reader.js';
+import { isListChanged, openListenStream } from './listen-request.js';
 
 const TOKEN = 'secret-token-for-tests';
 
@@ -166,6 +168,38 @@ describe('2025-11-25 sessions over the cap', () => {
       expect((await rawListTools(agent))._meta?.['test/scope']).toEqual({ allowed_servers: ['alpha'], profile_pin: 'dev' });
     } finally {
       for (const client of clients) await client.close().catch(() => undefined);
+      await endpoint.close();
+      await http.close();
+    }
+  });
+});
+
+describe('2026-07-28 listen streams over the cap', () => {
+  it("a caller holding every slot loses its own oldest stream to a token holder's listen, never the token holder's", async () => {
+    const endpoint = createMcpEndpoint({ createServer: probeServer, maxListenStreams: 3 });
+    const policy = {
+      tokens: createAgentTokenLookup([{ name: 'ci', sha256: sha256Hex(TOKEN), allowed_servers: ['alpha'] }]),
+      requireAuth: false,
+      profileExists: () => false,
+    };
+    const http = await startHttpServer({ listen: { host: '127.0.0.1', port: 0 }, routes: [mcpRoute(endpoint, policy)] });
+    const url = `${http.origin}/mcp`;
+    const streams: EventStreamReader[] = [];
+    try {
+      const anonymous = [await openListenStream(url), await openListenStream(url), await openListenStream(url)];
+      streams.push(...anonymous);
+      // The token holder's listen is served, at the cost of the anonymous caller's oldest stream.
+      const agent = await openListenStream(url, TOKEN);
+      streams.push(agent);
+      await anonymous[0]!.ended;
+      // The anonymous caller opening more keeps evicting its own streams, oldest first.
+      streams.push(await openListenStream(url));
+      await anonymous[1]!.ended;
+      endpoint.notifyModernToolsChanged();
+      await agent.waitFor(isListChanged);
+      await anonymous[2]!.waitFor(isListChanged);
+    } finally {
+      for (const stream of streams) await stream.cancel();
       await endpoint.close();
       await http.close();
     }

@@ -3,11 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { readEventStream, type EventStreamReader } from './event-stream-reader.js';
+import { isListChanged, openListenStream } from './listen-request.js';
 import { restClient, type RestClient } from './rest-client.js';
 
-const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
-const isListChanged = (message: unknown) => (message as { method?: string }).method === 'notifications/tools/list_changed';
 
 describe('revoking a token', () => {
   let dir: TempDir;
@@ -44,23 +43,11 @@ describe('revoking a token', () => {
     return readEventStream(stream);
   }
 
-  /** A subscriptions/listen stream, acknowledged. */
-  async function listenStream(token: string): Promise<EventStreamReader> {
-    const response = await fetch(gw.url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
-    });
-    const reader = readEventStream(response);
-    await reader.waitFor((message) => (message as { method?: string }).method === 'notifications/subscriptions/acknowledged');
-    return reader;
-  }
-
   it('ends its legacy GET streams and its listen streams; another token keeps its own and hears the next change', async () => {
     const doomed = await createToken('doomed');
     const kept = await createToken('kept');
-    const doomedStreams = [await legacyStream(doomed), await listenStream(doomed), await listenStream(doomed)];
-    const keptStreams = [await legacyStream(kept), await listenStream(kept)];
+    const doomedStreams = [await legacyStream(doomed), await openListenStream(gw.url, doomed), await openListenStream(gw.url, doomed)];
+    const keptStreams = [await legacyStream(kept), await openListenStream(gw.url, kept)];
     let keptEnded = false;
     void Promise.race(keptStreams.map((stream) => stream.ended)).then(() => (keptEnded = true));
 

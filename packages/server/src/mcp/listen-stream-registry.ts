@@ -8,18 +8,22 @@ interface ListenStream {
 }
 
 /**
- * The open 2026-07-28 `subscriptions/listen` streams, by who opened them, so that every stream of
- * a revoked token can be ended. A stream is ended through the signal its request carries into the
- * SDK, which then closes it cleanly.
+ * The open 2026-07-28 `subscriptions/listen` streams, by who opened them. The SDK's router only
+ * knows one global cap, so a caller holding every slot would lock out everyone else; here, over the
+ * cap, the oldest stream of the identity that holds the most is ended (as legacy sessions are), and
+ * every stream of a revoked token can be ended. A stream is ended through the signal its request
+ * carries into the SDK, which then closes it cleanly.
  */
 export class ListenStreamRegistry {
   private readonly streams = new Set<ListenStream>();
   private nextSeq = 0;
 
+  constructor(private readonly maxStreams: number) {}
+
   /** Opens one listen stream through `forward`, keeping track of it until its body ends. */
   async open(request: Request, identity: McpIdentity, forward: (request: Request) => Promise<Response>): Promise<Response> {
     const stream: ListenStream = { identity, controller: new AbortController(), seq: this.nextSeq++ };
-    this.streams.add(stream);
+    this.admit(stream);
     const forget = () => this.streams.delete(stream);
     request.signal.addEventListener('abort', forget, { once: true });
     let response: Response;
@@ -46,6 +50,20 @@ export class ListenStreamRegistry {
 
   get size(): number {
     return this.streams.size;
+  }
+
+  private admit(stream: ListenStream): void {
+    this.streams.add(stream);
+    if (this.streams.size <= this.maxStreams) return;
+    const held = new Map<string, number>();
+    for (const candidate of this.streams) held.set(candidate.identity.key, (held.get(candidate.identity.key) ?? 0) + 1);
+    const most = Math.max(...held.values());
+    let oldest: ListenStream | undefined;
+    for (const candidate of this.streams) {
+      if (candidate === stream || held.get(candidate.identity.key) !== most) continue;
+      if (oldest === undefined || candidate.seq < oldest.seq) oldest = candidate;
+    }
+    if (oldest !== undefined) this.end(oldest);
   }
 
   private end(stream: ListenStream): void {

@@ -8,6 +8,8 @@ export interface McpEndpointOptions {
   readonly createServer: (context: McpSessionContext) => Server;
   readonly maxLegacySessions?: number;
   readonly legacySessionIdleMs?: number;
+  /** Open `subscriptions/listen` streams beyond this end the oldest one of the identity that holds the most. */
+  readonly maxListenStreams?: number;
   readonly onError?: (error: Error) => void;
 }
 
@@ -25,9 +27,13 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
+/** The SDK's own default cap, kept as ours: the registry now decides who goes when it is reached. */
+const MAX_LISTEN_STREAMS = 1024;
+
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const onError = options.onError;
-  const listens = new ListenStreamRegistry();
+  const maxListenStreams = options.maxListenStreams ?? MAX_LISTEN_STREAMS;
+  const listens = new ListenStreamRegistry(maxListenStreams);
   const bus = new InMemoryServerEventBus(onError);
   // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
   const modern = createMcpHandler(
@@ -36,7 +42,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (identity === undefined) throw new Error('MCP request reached the server factory without an identity');
       return options.createServer({ identity, era: ctx.era });
     },
-    { legacy: 'reject', bus, ...(onError === undefined ? {} : { onerror: onError }) },
+    // The registry keeps the count at its cap by ending a stream before the next one reaches the SDK;
+    // the SDK's cap stays as a backstop one above it.
+    { legacy: 'reject', bus, maxSubscriptions: maxListenStreams + 1, ...(onError === undefined ? {} : { onerror: onError }) },
   );
   const legacy = new LegacySessionRegistry({
     createServer: options.createServer,
