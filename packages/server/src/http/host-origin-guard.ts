@@ -43,9 +43,7 @@ export function checkHostAndOrigin(
 ): GuardVerdict {
   if (host === undefined || host === '') return { ok: false, message: 'Missing Host header' };
   const hostAuthority = parseAuthority(`http://${host}`);
-  // A Host without a port is on its scheme's default, which Host does not say: 80 or 443.
-  const hostPorts = hostAuthority === undefined ? [] : /:[0-9]+$/.test(host) ? [hostAuthority.port] : [80, 443];
-  if (hostAuthority === undefined || !isAllowed(hostAuthority, allowed, hostPorts)) {
+  if (hostAuthority === undefined || !isAllowed(hostAuthority, allowed, () => /:[0-9]+$/.test(host))) {
     return { ok: false, message: `Host not allowed: ${host}` };
   }
   if (origin === undefined || origin === '') return { ok: true };
@@ -54,7 +52,7 @@ export function checkHostAndOrigin(
     return { ok: false, message: `Origin not allowed: ${origin}` };
   }
   if (allowed.origins.has(normaliseOrigin(origin) ?? '')) return { ok: true };
-  if (!isAllowed(originAuthority, allowed, [originAuthority.port])) return { ok: false, message: `Origin not allowed: ${origin}` };
+  if (!isAllowed(originAuthority, allowed, () => true)) return { ok: false, message: `Origin not allowed: ${origin}` };
   return { ok: true };
 }
 
@@ -78,10 +76,15 @@ function parseAuthority(value: string): Authority | undefined {
   return { scheme: url.protocol, hostname: url.hostname.toLowerCase(), port: url.port === '' ? defaultPort : Number(url.port) };
 }
 
-/** `ports`: the ports the authority may be on (a Host header without a port could be on 80 or 443). */
-function isAllowed(authority: Authority, allowed: AllowedAuthorities, ports: readonly number[]): boolean {
+/**
+ * `portGiven`: whether the header spelled its port. An Origin always says it (its scheme fixes the
+ * default); a Host without one is on its scheme's default, which Host does not say: 80 or 443.
+ */
+function isAllowed(authority: Authority, allowed: AllowedAuthorities, portGiven: () => boolean): boolean {
   if (authority.port === allowed.port && allowed.hostnames.has(authority.hostname)) return true;
-  return allowed.extraHosts.some((entry) => entry.hostname === authority.hostname && (entry.port === undefined || ports.includes(entry.port)));
+  return allowed.extraHosts.some(
+    (entry) => entry.hostname === authority.hostname && (entry.port === undefined || (portGiven() ? entry.port === authority.port : entry.port === 80 || entry.port === 443)),
+  );
 }
 
 function normaliseHostname(host: string): string | undefined {
