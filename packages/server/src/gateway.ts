@@ -2,9 +2,12 @@ import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { toolCallRecorder } from './activity/tool-call-activity.js';
 import { secretDigest } from './auth/secret-digest.js';
+import { storedTokenCollisions } from './auth/stored-token-collisions.js';
 import type { ResolvedConfig } from './config/gateway-config.js';
 import { allowedServersOf, createAgentTokenLookup, sha256Hex, type HashedAgentToken } from './http/agent-token-lookup.js';
 import { healthzRoute } from './http/healthz-route.js';
+import { parseHostEntry } from './http/host-entry.js';
+import type { ConfiguredAuthorities } from './http/host-origin-guard.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
@@ -40,7 +43,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export type GatewayStartErrorCode = 'data_dir_locked' | 'store_open_failed' | 'listen_invalid' | 'listen_failed';
+export type GatewayStartErrorCode = 'data_dir_locked' | 'store_open_failed' | 'credential_conflict' | 'listen_invalid' | 'listen_failed';
 export interface GatewayStartError {
   readonly code: GatewayStartErrorCode;
   readonly message: string;
@@ -71,6 +74,11 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const opened = openStore(config.data_dir, { walLimitBytes: config.store_wal_limit_bytes });
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
+  const conflict = await credentialConflict(config, store);
+  if (conflict !== undefined) {
+    store.close();
+    return { ok: false, error: conflict };
+  }
   const serverInfo = gatewayServerInfo();
   let runtime: GatewayRuntime;
   try {
@@ -106,6 +114,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     preflight,
     credentials: { adminKey: secretDigest(config.api_key), tokens },
     configTokens: config.agent_tokens,
+    // A revoked token's requests are refused from now on; what it already holds open ends too.
+    onTokenRevoked: (name) => endpoint.closeToken(name),
     onError: (e) => options.log?.(`rest: ${asError(e).message}`),
   });
   const policy = {
@@ -115,7 +125,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], onError: (e) => onError(asError(e)) });
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
     await endpoint.close();
     await shutDown(runtime, store);
@@ -172,6 +182,28 @@ function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, sto
       await shutDown(runtime, store);
     }),
   };
+}
+
+/** allowed_hosts as parsed entries (the config loader has already refused a bad one). */
+function configuredAuthorities(config: ResolvedConfig): ConfiguredAuthorities {
+  const hosts = config.allowed_hosts.flatMap((text) => {
+    const parsed = parseHostEntry(text);
+    return parsed.ok ? [parsed.entry] : [];
+  });
+  return { hosts, origins: config.allowed_origins };
+}
+
+/** A configured secret that a run-time token in the store already uses, as a start error. */
+async function credentialConflict(config: ResolvedConfig, store: Store): Promise<GatewayStartError | undefined> {
+  let stored;
+  try {
+    stored = await store.listAgentTokens();
+  } catch (error) {
+    return { code: 'store_open_failed', message: `cannot read the agent tokens from ${config.data_dir}: ${asError(error).message}` };
+  }
+  const lines = storedTokenCollisions({ adminKey: config.api_key, tokens: configTokens(config) }, stored);
+  if (lines.length === 0) return undefined;
+  return { code: 'credential_conflict', message: lines.map((line) => `${config.source}: ${line} (in the store at ${config.data_dir})`).join('\n') };
 }
 
 function configTokens(config: ResolvedConfig): HashedAgentToken[] {

@@ -1,5 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,6 +43,8 @@ async function loadError(path: string): Promise<ConfigError> {
   if (result.ok) throw new Error('expected the config to be refused');
   return result.error;
 }
+
+const sha256 = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 const stdioServer = { name: 'local', command: 'node', args: ['server.js'] };
 
@@ -165,6 +168,17 @@ describe('errors name the file, the place and what is wrong', () => {
     [{ servers: [stdioServer], agent_tokens: [token({ allowed_servers: ['local', '*'] })] }, '/agent_tokens/0/allowed_servers/1', 'must be the only entry'],
     [{ servers: [stdioServer], agent_tokens: [token({}), token({})] }, '/agent_tokens/1/name', 'token name "ci" is used twice'],
     [{ servers: [{ ...stdioServer, enabled_tools: ['t'], disabled_tools: ['t'] }] }, '/servers/0/enabled_tools/0', 'both in enabled_tools and in disabled_tools'],
+    [{ servers: [stdioServer], agent_tokens: [token({}), token({ name: 'ci2', allowed_servers: ['*'] })] }, '/agent_tokens/1/token', 'agent_tokens[1].token duplicates agent_tokens[0].token'],
+    [
+      { servers: [stdioServer], agent_tokens: [token({}), { name: 'all', token_sha256: sha256('a-secret-of-enough-length'), allowed_servers: ['*'] }] },
+      '/agent_tokens/1/token_sha256',
+      'agent_tokens[1].token_sha256 duplicates agent_tokens[0].token',
+    ],
+    [{ servers: [stdioServer], api_key: 'a-secret-of-enough-length', agent_tokens: [token({})] }, '/agent_tokens/0/token', 'agent_tokens[0].token is the admin API key (api_key)'],
+    [{ servers: [{ name: 'a', url: 'http://' }] }, '/servers/0/url', 'servers[0].url "http://" is not a URL'],
+    [{ servers: [stdioServer, { name: 'a', url: 'http://exa mple.com:99999/x' }] }, '/servers/1/url', 'servers[1].url "http://exa mple.com:99999/x" is not a URL'],
+    [{ servers: [{ name: 'a', url: 'http://h.example:99999/mcp' }] }, '/servers/0/url', 'is not a URL'],
+    [{ servers: [{ name: 'a', url: 'https://h.example:0/mcp' }] }, '/servers/0/url', 'servers[0].url "https://h.example:0/mcp" has port 0'],
   ])('a cross-check: %j', async (content, pointer, what) => {
     const s = scratch();
     const path = configFile(s, { data_dir: s.file('data'), ...content });
@@ -173,6 +187,28 @@ describe('errors name the file, the place and what is wrong', () => {
     expect(error.path).toBe(pointer);
     expect(error.message).toContain(`${path}: ${pointer}: `);
     expect(error.message).toContain(what);
+  });
+
+  it('an agent token equal to the API key kept in the data directory names that file', async () => {
+    const s = scratch();
+    const dataDir = s.file('data');
+    const first = await loadOk(configFile(s, { data_dir: dataDir, servers: [stdioServer] }));
+    const error = await loadError(configFile(s, { data_dir: dataDir, servers: [stdioServer], agent_tokens: [token({ token: first.api_key })] }));
+    expect(error).toMatchObject({ code: 'config_invalid', path: '/agent_tokens/0/token' });
+    expect(error.message).toContain(`agent_tokens[0].token is the admin API key (${join(dataDir, 'api-key')})`);
+  });
+
+  it('a key given twice, at any depth, with its line and column (JSON.parse would keep the last)', async () => {
+    const s = scratch();
+    const top = configFile(s, '{\n  "servers": [],\n  "servers": [{ "name": "a", "command": "x" }]\n}\n');
+    expect(await loadError(top)).toEqual({
+      code: 'config_invalid',
+      file: top,
+      path: '/servers',
+      message: `${top}:3:3: /servers: duplicate key "servers" (first at line 2, column 3): JSON would keep only the last one`,
+    });
+    const deep = configFile(s, '{ "servers": [\n  { "name": "a", "command": "x", "env": { "A": "1", "\\u0041": "2" } } ] }');
+    expect(await loadError(deep)).toMatchObject({ path: '/servers/0/env/A', message: expect.stringContaining(`${deep}:2:53: /servers/0/env/A: duplicate key "A" (first at line 2, column 43)`) });
   });
 
   it('a valid token and profile setup passes', async () => {
@@ -211,6 +247,21 @@ describe('findJsonSyntaxError', () => {
         const found = findJsonSyntaxError(broken);
         expect(found === undefined).toBe(parses);
         if (found !== undefined) expect(found.offset).toBeLessThanOrEqual(broken.length);
+      }),
+    );
+  });
+
+  it('with duplicateKeys, finds a key given twice in one object exactly when there is one', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => findJsonSyntaxError(JSON.stringify(value), { duplicateKeys: true }) === undefined),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), fc.nat(), fc.jsonValue(), (object, pick, again) => {
+        const keys = Object.keys(object);
+        const key = keys[pick % keys.length]!;
+        const text = `{"outer":[${JSON.stringify(object).slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(again) ?? 'null'}}]}`;
+        const found = findJsonSyntaxError(text, { duplicateKeys: true });
+        expect(found?.pointer).toBe(`/outer/0/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
       }),
     );
   });

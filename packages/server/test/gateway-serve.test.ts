@@ -107,6 +107,26 @@ describe('serve', () => {
     expect(await usage.exited).toBe(1);
   }, PROCESS_TEST_TIMEOUT);
 
+  it('stops with one line on a data_dir it cannot create, instead of spinning in mkdir for ever', async () => {
+    // The old code hung at 100% CPU inside mkdirSync({ recursive: true }) and ignored SIGTERM: SIGKILL is the backstop.
+    const aFile = dir.file('plain-file', 'not a directory');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ data_dir: '/proc/nope' }, 'cannot create data directory /proc/nope: /proc/nope cannot be created in /proc'],
+      [{ data_dir: '/proc/nope/deeper', api_key: 'test-admin-key-0123456789' }, 'cannot create data directory /proc/nope/deeper: /proc/nope cannot be created in /proc'],
+      [{ data_dir: join(aFile, 'data'), api_key: 'test-admin-key-0123456789' }, `cannot create data directory ${join(aFile, 'data')}: ${aFile} exists and is not a directory`],
+    ];
+    for (const [extra, expected] of cases) {
+      const config = configFile(dir, 'unusable-data-dir.json', { listen: '127.0.0.1:0', servers: [], ...extra });
+      const run = serve(['--config', config]);
+      const backstop = setTimeout(() => run.child.kill('SIGKILL'), 30_000);
+      const exit = await run.exited;
+      clearTimeout(backstop);
+      expect(exit, run.stderr).toBe(1);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(expected);
+    }
+  }, PROCESS_TEST_TIMEOUT);
+
   it('serves MCP over stdio (--stdio) on both revisions', async () => {
     const config = configFile(dir, 'stdio.json', { data_dir: join(dir.path, 'stdio-data'), api_key: 'a-configured-admin-key-123', servers: [demoServer()] });
     for (const modern of [false, true]) {

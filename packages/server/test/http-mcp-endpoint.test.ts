@@ -9,6 +9,8 @@ import { createAgentTokenLookup, sha256Hex } from '../src/http/agent-token-looku
 import { mcpRoute } from '../src/http/mcp-route.js';
 import { createMcpEndpoint, type McpEndpoint } from '../src/mcp/mcp-endpoint.js';
 import type { McpSessionContext } from '../src/mcp/mcp-identity.js';
+import type { EventStreamReader } from './event-stream-reader.js';
+import { isListChanged, openListenStream } from './listen-request.js';
 
 const TOKEN = 'secret-token-for-tests';
 
@@ -68,9 +70,10 @@ describe('gateway HTTP server with the two-revision MCP endpoint', () => {
     expect(await status(`localhost:${port + 1}`)).toBe(403);
     expect(await status(`127.0.0.1:${port}`, 'http://evil.example.com')).toBe(403);
     expect(await status(`127.0.0.1:${port}`, 'null')).toBe(403);
-    expect(await status(`127.0.0.1:${port}`)).toBe(200);
-    expect(await status(`localhost:${port}`, `http://localhost:${port}`)).toBe(200);
-    expect(await status(`[::1]:${port}`)).toBe(200);
+    // Past the guard, a path no route owns is a 404.
+    expect(await status(`127.0.0.1:${port}`)).toBe(404);
+    expect(await status(`localhost:${port}`, `http://localhost:${port}`)).toBe(404);
+    expect(await status(`[::1]:${port}`)).toBe(404);
   });
 
   it('serves 2025-11-25 with a real session that remembers what the client declared at initialize', async () => {
@@ -171,6 +174,38 @@ describe('2025-11-25 sessions over the cap', () => {
   });
 });
 
+describe('2026-07-28 listen streams over the cap', () => {
+  it("a caller holding every slot loses its own oldest stream to a token holder's listen, never the token holder's", async () => {
+    const endpoint = createMcpEndpoint({ createServer: probeServer, maxListenStreams: 3 });
+    const policy = {
+      tokens: createAgentTokenLookup([{ name: 'ci', sha256: sha256Hex(TOKEN), allowed_servers: ['alpha'] }]),
+      requireAuth: false,
+      profileExists: () => false,
+    };
+    const http = await startHttpServer({ listen: { host: '127.0.0.1', port: 0 }, routes: [mcpRoute(endpoint, policy)] });
+    const url = `${http.origin}/mcp`;
+    const streams: EventStreamReader[] = [];
+    try {
+      const anonymous = [await openListenStream(url), await openListenStream(url), await openListenStream(url)];
+      streams.push(...anonymous);
+      // The token holder's listen is served, at the cost of the anonymous caller's oldest stream.
+      const agent = await openListenStream(url, TOKEN);
+      streams.push(agent);
+      await anonymous[0]!.ended;
+      // The anonymous caller opening more keeps evicting its own streams, oldest first.
+      streams.push(await openListenStream(url));
+      await anonymous[1]!.ended;
+      endpoint.notifyModernToolsChanged();
+      await agent.waitFor(isListChanged);
+      await anonymous[2]!.waitFor(isListChanged);
+    } finally {
+      for (const stream of streams) await stream.cancel();
+      await endpoint.close();
+      await http.close();
+    }
+  });
+});
+
 // A legacy-looking (claim-less) tools/list POST: the shape a 2025 client sends inside its session.
 function postList(url: string, headers: Record<string, string>): Promise<Response> {
   return fetch(url, {
@@ -180,12 +215,13 @@ function postList(url: string, headers: Record<string, string>): Promise<Respons
   });
 }
 
-// fetch() will not forge Host, so the guard is probed over a raw socket.
+// fetch() will not forge Host, so the guard is probed over a raw socket (on a path no route owns:
+// /healthz answers whatever the Host).
 async function rawStatus(port: number, host: string, origin?: string): Promise<number> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/healthz', method: 'GET', headers: { host, ...(origin === undefined ? {} : { origin }) }, setHost: false },
+      { host: '127.0.0.1', port, path: '/no-such-route', method: 'GET', headers: { host, ...(origin === undefined ? {} : { origin }) }, setHost: false },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);

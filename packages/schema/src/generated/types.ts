@@ -693,6 +693,23 @@ export interface GatewayConfig {
    */
   readonly agent_tokens?: readonly AgentTokenConfig[];
   /**
+   * Extra names this gateway answers to, for a network deployment (behind gw.example.com or a
+   * load balancer): each entry is host or host:port, where host is a DNS name, an IPv4
+   * address or a bracketed IPv6 address. A request whose Host header names none of them, nor
+   * a loopback name or the listen address on the listen port, is refused with 403 (the
+   * DNS-rebinding defence). An entry without a port accepts any port (a load balancer's Host
+   * rarely carries the gateway's own port); one with a port accepts only a Host header
+   * carrying that port. Also accepted as browser origins (any scheme).
+   */
+  readonly allowed_hosts?: readonly string[];
+  /**
+   * Browser origins (scheme://host[:port], http or https, no path) whose pages may call the
+   * gateway, e.g. a web MCP client served from another host. A request with any other Origin
+   * header is refused with 403; clients that send no Origin (every non-browser one) are not
+   * affected.
+   */
+  readonly allowed_origins?: readonly string[];
+  /**
    * The admin API key (operator tier). When absent, a key is generated, stored in
    * <data_dir>/api-key (file mode 0600) and reused on later starts.
    */
@@ -819,7 +836,9 @@ export interface ServerConfig {
    */
   readonly saturation_error_codes?: readonly number[];
   /**
-   * Streamable HTTP: the MCP endpoint URL.
+   * Streamable HTTP: the MCP endpoint URL, http or https, with a host and (when given) a port
+   * in 1..65535. Checked when the configuration loads, so a malformed URL is an error naming
+   * servers[i].url rather than a failure at the first connect.
    */
   readonly url?: string;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createDataDir } from '../store/data-dir-create.js';
 
 export const API_KEY_FILE_NAME = 'api-key';
 
@@ -21,8 +22,9 @@ export function ensureApiKey(dataDir: string): ApiKeyResult {
     if (!isCode(cause, 'ENOENT')) return { ok: false, file, message: `cannot read ${file}: ${text(cause)}` };
   }
   const key = randomBytes(32).toString('base64url');
+  const created = createDataDir(dataDir);
+  if (!created.ok) return { ok: false, file, message: created.message };
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${key}\n`, { mode: 0o600 });
     // writeFileSync keeps the mode of a file that already existed (an empty or short one).
     chmodSync(file, 0o600);

@@ -1,4 +1,5 @@
 import type { GatewayConfig } from '@mcpproxy/schema';
+import { parseHostEntry } from '../http/host-entry.js';
 
 export interface ConfigIssue {
   /** JSON pointer into the config file. */
@@ -16,6 +17,10 @@ export function crossCheckConfig(config: GatewayConfig): ConfigIssue[] {
   config.servers.forEach((server, i) => {
     if (servers.has(server.name)) issues.push({ path: `/servers/${i}/name`, message: `server name "${server.name}" is used twice` });
     servers.add(server.name);
+    if (server.url !== undefined) {
+      const problem = upstreamUrlProblem(server.url);
+      if (problem !== undefined) issues.push({ path: `/servers/${i}/url`, message: `servers[${i}].url ${JSON.stringify(server.url)} ${problem}` });
+    }
     const disabled = new Set(server.disabled_tools ?? []);
     (server.enabled_tools ?? []).forEach((tool, j) => {
       if (disabled.has(tool)) {
@@ -54,5 +59,28 @@ export function crossCheckConfig(config: GatewayConfig): ConfigIssue[] {
       }
     });
   });
+  (config.allowed_hosts ?? []).forEach((entry, i) => {
+    const parsed = parseHostEntry(entry);
+    if (!parsed.ok) issues.push({ path: `/allowed_hosts/${i}`, message: parsed.message });
+  });
+  (config.allowed_origins ?? []).forEach((origin, i) => {
+    const port = /:([0-9]+)$/.exec(origin)?.[1];
+    if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) issues.push({ path: `/allowed_origins/${i}`, message: `"${origin}": port ${port} is outside 1..65535` });
+  });
   return issues;
+}
+
+/** Why an upstream URL cannot be connected to, found at start rather than at the first connect. */
+function upstreamUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    // Rejects an empty or spaced host and a port outside 0..65535.
+    url = new URL(text);
+  } catch {
+    return 'is not a URL (expected http(s)://host[:port]/path)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `has scheme ${url.protocol} (expected http or https)`;
+  if (url.hostname === '') return 'has no host';
+  if (url.port === '0') return 'has port 0';
+  return undefined;
 }

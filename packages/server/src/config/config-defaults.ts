@@ -17,6 +17,8 @@ export const GATEWAY_DEFAULTS = {
   reconnect_max_delay_ms: 30_000,
   agent_tokens: [],
   profiles: [],
+  allowed_hosts: [],
+  allowed_origins: [],
 } as const;
 
 export const SERVER_DEFAULTS = {

@@ -5,6 +5,7 @@ import type { AgentTokenConfig, GatewayConfig, ProfileConfig, ServerConfig } fro
 import { ensureApiKey } from './api-key-file.js';
 import { DATA_DIR_ENV, GATEWAY_DEFAULTS, SERVER_DEFAULTS } from './config-defaults.js';
 import { crossCheckConfig } from './config-cross-checks.js';
+import { duplicateTokenSecrets, tokensEqualToAdminKey } from './credential-collisions.js';
 import type { ConfigIssue } from './config-cross-checks.js';
 import { embeddedDefaultConfig } from './embedded-default.js';
 import { resolveUserPath } from './home-path.js';
@@ -46,6 +47,8 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly servers: readonly ResolvedServerConfig[];
   readonly agent_tokens: readonly AgentTokenConfig[];
   readonly profiles: readonly ProfileConfig[];
+  readonly allowed_hosts: readonly string[];
+  readonly allowed_origins: readonly string[];
 }
 
 export interface ConfigError {
@@ -94,14 +97,15 @@ export function validateAndResolve(value: unknown, source: string): LoadConfigRe
     return invalid(source, explainSchemaIssues(value, checked.issues));
   }
   const config = checked.value as GatewayConfig;
-  const crossIssues = crossCheckConfig(config);
+  const crossIssues = [...crossCheckConfig(config), ...duplicateTokenSecrets(config.agent_tokens ?? [])];
   if (crossIssues.length > 0) return invalid(source, crossIssues);
   return resolveConfig(config, source, source === EMBEDDED_DEFAULT ? process.cwd() : dirname(source));
 }
 
 function parseJson(text: string, file: string): { ok: true; value: unknown } | { ok: false; error: ConfigError } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (cause) {
     const where = findJsonSyntaxError(text);
     const detail = cause instanceof Error ? cause.message : String(cause);
@@ -111,6 +115,13 @@ function parseJson(text: string, file: string): { ok: true; value: unknown } | {
         : `${file}:${where.line}:${where.column}: not valid JSON: ${where.message}`;
     return { ok: false, error: { code: 'config_invalid_json', file, path: '', message } };
   }
+  // Valid JSON, but a key given twice would be dropped silently (a second "servers" replaces the first).
+  const duplicate = findJsonSyntaxError(text, { duplicateKeys: true });
+  if (duplicate !== undefined) {
+    const path = duplicate.pointer ?? '';
+    return { ok: false, error: { code: 'config_invalid', file, path, message: `${file}:${duplicate.line}:${duplicate.column}: ${path}: ${duplicate.message}` } };
+  }
+  return { ok: true, value };
 }
 
 function resolveConfig(config: GatewayConfig, source: string, base: string): LoadConfigResult {
@@ -125,6 +136,8 @@ function resolveConfig(config: GatewayConfig, source: string, base: string): Loa
     if (!ensured.ok) return failure('config_unreadable', source, '/data_dir', `${source}: /data_dir: ${ensured.message}`);
     apiKey = ensured;
   }
+  const adminKeyTokens = tokensEqualToAdminKey(config.agent_tokens ?? [], apiKey.key, apiKey.file ?? 'api_key');
+  if (adminKeyTokens.length > 0) return invalid(source, adminKeyTokens);
   const resolved: ResolvedConfig = {
     ...GATEWAY_DEFAULTS,
     ...config,

@@ -4,6 +4,8 @@ export interface JsonSyntaxError {
   readonly line: number;
   readonly column: number;
   readonly message: string;
+  /** The JSON pointer of a duplicate key (with duplicateKeys). */
+  readonly pointer?: string;
 }
 
 /**
@@ -11,8 +13,8 @@ export interface JsonSyntaxError {
  * JSON.parse on Node 20 says what is wrong but not where; a config error must name the line
  * and column, so this walks the grammar once more to find the spot.
  */
-export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
-  const scanner = new Scanner(text);
+export function findJsonSyntaxError(text: string, options: JsonScanOptions = {}): JsonSyntaxError | undefined {
+  const scanner = new Scanner(text, options.duplicateKeys === true);
   try {
     scanner.skipSpace();
     scanner.value();
@@ -21,8 +23,16 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     return undefined;
   } catch (error) {
     if (!(error instanceof ScanFailure)) throw error;
-    return { ...lineAndColumn(text, error.offset), offset: error.offset, message: error.message };
+    return { ...lineAndColumn(text, error.offset), offset: error.offset, message: error.message, ...(error.pointer === undefined ? {} : { pointer: error.pointer }) };
   }
+}
+
+export interface JsonScanOptions {
+  /**
+   * Also fail on an object that has a key twice: valid JSON, but JSON.parse keeps the last one
+   * silently, so a second "servers" would replace the first without a word.
+   */
+  readonly duplicateKeys?: boolean;
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -41,6 +51,7 @@ class ScanFailure extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    readonly pointer?: string,
   ) {
     super(message);
   }
@@ -48,8 +59,13 @@ class ScanFailure extends Error {
 
 class Scanner {
   pos = 0;
+  /** The JSON pointer segments of the value being read (kept only when checking duplicate keys). */
+  private readonly path: string[] = [];
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly duplicateKeys = false,
+  ) {}
 
   fail(message: string, at = this.pos): never {
     throw new ScanFailure(message, at);
@@ -76,20 +92,40 @@ class Scanner {
   }
 
   private object(): void {
+    const seen = new Map<string, number>();
     this.members('}', () => {
       if (this.text[this.pos] !== '"') this.fail(`unexpected ${this.here()}: a property name in double quotes was expected`);
+      const start = this.pos;
       this.string();
+      const key = this.duplicateKeys ? (JSON.parse(this.text.slice(start, this.pos)) as string) : '';
+      if (this.duplicateKeys) {
+        const first = seen.get(key);
+        if (first !== undefined) {
+          const at = lineAndColumn(this.text, first);
+          const message = `duplicate key ${JSON.stringify(key)} (first at line ${at.line}, column ${at.column}): JSON would keep only the last one`;
+          throw new ScanFailure(message, start, pointerOf([...this.path, key]));
+        }
+        seen.set(key, start);
+      }
       this.skipSpace();
       if (this.text[this.pos] !== ':') this.fail(`unexpected ${this.here()}: ':' was expected`);
       this.pos += 1;
       this.skipSpace();
+      this.path.push(key);
       this.value();
+      this.path.pop();
     });
   }
 
   private array(): void {
-    this.members(']', () => this.value());
+    let index = 0;
+    this.members(']', () => {
+      this.path.push(String(index++));
+      this.value();
+      this.path.pop();
+    });
   }
+
 
   /** The comma-separated members of an object or array, after its opening bracket. */
   private members(close: '}' | ']', member: () => void): void {
@@ -152,6 +188,10 @@ class Scanner {
     const c = this.text[this.pos];
     return c === undefined ? 'end of input' : describe(c);
   }
+}
+
+function pointerOf(segments: readonly string[]): string {
+  return segments.map((segment) => `/${segment.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
 function describe(c: string): string {

@@ -1,6 +1,9 @@
 // DNS-rebinding defence: a browser tricked into resolving an attacker's name to 127.0.0.1 still
 // sends the attacker's name in Host (and its page's origin in Origin), so both must name this
-// listener. Non-browser clients send no Origin; that passes.
+// listener. Non-browser clients send no Origin; that passes. A network deployment names the hosts
+// it is reached under (`allowed_hosts`) and the browser origins it serves (`allowed_origins`).
+import type { HostEntry } from './host-entry.js';
+import { normaliseOrigin } from './host-entry.js';
 
 const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
@@ -8,14 +11,27 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
 export interface AllowedAuthorities {
   readonly hostnames: ReadonlySet<string>;
   readonly port: number;
+  /** The configured `allowed_hosts`, each on its own port or any. */
+  readonly extraHosts: readonly HostEntry[];
+  /** The configured `allowed_origins`, as URL.origin spells them. */
+  readonly origins: ReadonlySet<string>;
 }
 
-/** The Host/Origin authorities this listener answers to: the loopback names and the configured host, on its port. */
-export function allowedAuthorities(listenHost: string, port: number): AllowedAuthorities {
+export interface ConfiguredAuthorities {
+  readonly hosts?: readonly HostEntry[];
+  readonly origins?: readonly string[];
+}
+
+/**
+ * The Host/Origin authorities this listener answers to: the loopback names and the listen host on its
+ * port, and whatever the configuration adds.
+ */
+export function allowedAuthorities(listenHost: string, port: number, configured: ConfiguredAuthorities = {}): AllowedAuthorities {
   const hostnames = new Set<string>(LOOPBACK_HOSTNAMES);
-  const configured = normaliseHostname(listenHost);
-  if (configured !== undefined && !WILDCARD_HOSTS.has(configured)) hostnames.add(configured);
-  return { hostnames, port };
+  const listen = normaliseHostname(listenHost);
+  if (listen !== undefined && !WILDCARD_HOSTS.has(listen)) hostnames.add(listen);
+  const origins = new Set((configured.origins ?? []).flatMap((origin) => normaliseOrigin(origin) ?? []));
+  return { hostnames, port, extraHosts: configured.hosts ?? [], origins };
 }
 
 export type GuardVerdict = { readonly ok: true } | { readonly ok: false; readonly message: string };
@@ -27,7 +43,7 @@ export function checkHostAndOrigin(
 ): GuardVerdict {
   if (host === undefined || host === '') return { ok: false, message: 'Missing Host header' };
   const hostAuthority = parseAuthority(`http://${host}`);
-  if (hostAuthority === undefined || !isAllowed(hostAuthority, allowed)) {
+  if (hostAuthority === undefined || !isAllowed(hostAuthority, allowed, () => /:[0-9]+$/.test(host))) {
     return { ok: false, message: `Host not allowed: ${host}` };
   }
   if (origin === undefined || origin === '') return { ok: true };
@@ -35,7 +51,8 @@ export function checkHostAndOrigin(
   if (originAuthority === undefined || (originAuthority.scheme !== 'http:' && originAuthority.scheme !== 'https:')) {
     return { ok: false, message: `Origin not allowed: ${origin}` };
   }
-  if (!isAllowed(originAuthority, allowed)) return { ok: false, message: `Origin not allowed: ${origin}` };
+  if (allowed.origins.has(normaliseOrigin(origin) ?? '')) return { ok: true };
+  if (!isAllowed(originAuthority, allowed, () => true)) return { ok: false, message: `Origin not allowed: ${origin}` };
   return { ok: true };
 }
 
@@ -59,8 +76,15 @@ function parseAuthority(value: string): Authority | undefined {
   return { scheme: url.protocol, hostname: url.hostname.toLowerCase(), port: url.port === '' ? defaultPort : Number(url.port) };
 }
 
-function isAllowed(authority: Authority, allowed: AllowedAuthorities): boolean {
-  return authority.port === allowed.port && allowed.hostnames.has(authority.hostname);
+/**
+ * `portGiven`: whether the header spelled its port. An Origin always says it (its scheme fixes the
+ * default); a Host without one is on its scheme's default, which Host does not say: 80 or 443.
+ */
+function isAllowed(authority: Authority, allowed: AllowedAuthorities, portGiven: () => boolean): boolean {
+  if (authority.port === allowed.port && allowed.hostnames.has(authority.hostname)) return true;
+  return allowed.extraHosts.some(
+    (entry) => entry.hostname === authority.hostname && (entry.port === undefined || (portGiven() ? entry.port === authority.port : entry.port === 80 || entry.port === 443)),
+  );
 }
 
 function normaliseHostname(host: string): string | undefined {

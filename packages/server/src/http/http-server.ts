@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { allowedAuthorities, checkHostAndOrigin, type AllowedAuthorities } from './host-origin-guard.js';
+import { allowedAuthorities, checkHostAndOrigin, type AllowedAuthorities, type ConfiguredAuthorities } from './host-origin-guard.js';
+import { HEALTHZ_PATH } from './healthz-route.js';
 import type { HttpRoute } from './http-route.js';
 import { jsonRpcErrorBody } from '../mcp/json-rpc-error-response.js';
 import { sendJson } from './json-response.js';
@@ -9,6 +10,8 @@ import { listenerOrigin, type ListenAddress } from './listen-address.js';
 export interface HttpServerOptions {
   readonly listen: ListenAddress;
   readonly routes: readonly HttpRoute[];
+  /** Host names and browser origins accepted beyond the loopback names and the listen host. */
+  readonly allowed?: ConfiguredAuthorities;
   readonly onError?: (error: unknown) => void;
   /** How long a client may take to send a whole request, headers and body (default REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs?: number;
@@ -47,7 +50,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeout);
   await listen(server, options.listen);
   const port = (server.address() as AddressInfo).port;
-  guard.allowed = allowedAuthorities(options.listen.host, port);
+  guard.allowed = allowedAuthorities(options.listen.host, port, options.allowed);
   return {
     origin: listenerOrigin(options.listen.host, port),
     port,
@@ -66,7 +69,10 @@ async function dispatch(
     return;
   }
   const pathname = pathOf(req.url);
-  const verdict = checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
+  // /healthz answers a constant and takes no credential, so a rebound page learns nothing from it,
+  // while a load balancer's health check sends the instance's address as Host, which no
+  // allowed_hosts entry can name in advance.
+  const verdict = pathname === HEALTHZ_PATH ? { ok: true as const } : checkHostAndOrigin(req.headers.host, req.headers.origin, allowed);
   if (!verdict.ok) {
     // REST answers every error with its ApiError body; MCP clients get a JSON-RPC error.
     const body = pathname.startsWith('/api/') ? { code: 'forbidden', message: `Forbidden: ${verdict.message}`, path: 'Host' } : jsonRpcErrorBody(-32000, `Forbidden: ${verdict.message}`);

@@ -50,6 +50,13 @@ export class LegacySessionRegistry {
     return this.entries.values();
   }
 
+  /** Closes every session (and so its GET stream) opened with this agent token; how many there were. */
+  closeToken(tokenName: string): number {
+    const matching = [...this.entries.values()].filter((entry) => entry.identity.tokenName === tokenName);
+    for (const entry of matching) this.evict(entry);
+    return matching.length;
+  }
+
   get size(): number {
     return this.entries.size;
   }

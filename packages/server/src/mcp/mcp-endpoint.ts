@@ -1,5 +1,6 @@
 import { createMcpHandler, InMemoryServerEventBus, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { LegacySessionRegistry, type LegacySession } from './legacy-session-registry.js';
+import { ListenStreamRegistry } from './listen-stream-registry.js';
 import { identityAuthInfo, identityFromAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
 
 export interface McpEndpointOptions {
@@ -7,6 +8,8 @@ export interface McpEndpointOptions {
   readonly createServer: (context: McpSessionContext) => Server;
   readonly maxLegacySessions?: number;
   readonly legacySessionIdleMs?: number;
+  /** Open `subscriptions/listen` streams beyond this end the oldest one of the identity that holds the most. */
+  readonly maxListenStreams?: number;
   readonly onError?: (error: Error) => void;
 }
 
@@ -19,11 +22,18 @@ export interface McpEndpoint {
   notifyModernToolsChanged(): void;
   /** Whether any 2026-07-28 `subscriptions/listen` stream is open (nothing to compute for otherwise). */
   hasModernListeners(): boolean;
+  /** Ends every session and stream opened with this agent token (it was revoked). */
+  closeToken(tokenName: string): void;
   close(): Promise<void>;
 }
 
+/** The SDK's own default cap, kept as ours: the registry now decides who goes when it is reached. */
+const MAX_LISTEN_STREAMS = 1024;
+
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const onError = options.onError;
+  const maxListenStreams = options.maxListenStreams ?? MAX_LISTEN_STREAMS;
+  const listens = new ListenStreamRegistry(maxListenStreams);
   const bus = new InMemoryServerEventBus(onError);
   // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
   const modern = createMcpHandler(
@@ -32,7 +42,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (identity === undefined) throw new Error('MCP request reached the server factory without an identity');
       return options.createServer({ identity, era: ctx.era });
     },
-    { legacy: 'reject', bus, ...(onError === undefined ? {} : { onerror: onError }) },
+    // The registry keeps the count at its cap by ending a stream before the next one reaches the SDK;
+    // the SDK's cap stays as a backstop one above it.
+    { legacy: 'reject', bus, maxSubscriptions: maxListenStreams + 1, ...(onError === undefined ? {} : { onerror: onError }) },
   );
   const legacy = new LegacySessionRegistry({
     createServer: options.createServer,
@@ -45,11 +57,18 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       // The SDK's own routing predicate: 2025-era traffic (initialize, session GET/DELETE, claim-less
       // POSTs) goes to the sessionful leg; everything else, including modern ladder errors, to the strict one.
       if (await isLegacyRequest(request)) return legacy.handle(request, identity);
-      return modern.fetch(request, { authInfo: identityAuthInfo(identity) });
+      const forward = (forwarded: Request) => modern.fetch(forwarded, { authInfo: identityAuthInfo(identity) });
+      // The SDK refuses a listen whose Mcp-Method header disagrees with its body, so the header is enough.
+      if (request.method === 'POST' && request.headers.get('mcp-method')?.trim() === 'subscriptions/listen') return listens.open(request, identity, forward);
+      return forward(request);
     },
     legacySessions: () => legacy.sessions(),
     notifyModernToolsChanged: () => modern.notify.toolsChanged(),
     hasModernListeners: () => bus.listenerCount > 0,
+    closeToken(tokenName) {
+      legacy.closeToken(tokenName);
+      listens.closeToken(tokenName);
+    },
     async close() {
       await Promise.all([legacy.close(), modern.close()]);
     },

@@ -8,7 +8,8 @@ export type JsonBody =
   | { readonly ok: true; readonly value: unknown; /** The body as sent (decoded UTF-8). */ readonly text: string }
   | {
       readonly ok: false;
-      readonly status: 400;
+      /** 415 for a Content-Type other than JSON, 400 for the rest. */
+      readonly status: 400 | 415;
       readonly code: 'invalid_json' | 'body_too_large' | 'unsupported_media_type';
       readonly message: string;
       readonly path: string;
@@ -21,7 +22,7 @@ export type JsonBody =
 export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<JsonBody> {
   const type = req.headers['content-type'];
   if (type !== undefined && !isJsonMediaType(type)) {
-    return { ok: false, status: 400, code: 'unsupported_media_type', message: `Send the body as Content-Type: application/json (got ${type})`, path: 'Content-Type' };
+    return { ok: false, status: 415, code: 'unsupported_media_type', message: `Send the body as Content-Type: application/json (got ${type})`, path: 'Content-Type' };
   }
   const { chunks, size } = await readChunks(req, limit);
   if (size > limit) return { ok: false, status: 400, code: 'body_too_large', message: `The body is larger than ${limit} bytes`, path: '' };

@@ -19,6 +19,8 @@ export interface RestApiOptions {
   readonly credentials: RestCredentials;
   readonly configTokens: readonly ConfigTokenView[];
   readonly onError?: (error: unknown) => void;
+  /** Told after an agent token was revoked. */
+  readonly onTokenRevoked?: (name: string) => void;
 }
 
 /** The REST API under /api/v1, mounted on the gateway's one HTTP server next to /mcp. */
@@ -31,7 +33,7 @@ export function restApiRoute(options: RestApiOptions): HttpRoute {
       serverLoginEndpoint(runtime, store),
       ...toolEndpoints(runtime),
       activityEndpoint(store),
-      ...tokenEndpoints({ store, runtime, configTokens: options.configTokens }),
+      ...tokenEndpoints({ store, runtime, configTokens: options.configTokens, credentials: options.credentials, ...(options.onTokenRevoked === undefined ? {} : { onRevoked: options.onTokenRevoked }) }),
       openApiEndpoint(),
     ],
     credentials: options.credentials,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { strictValidators, type TokenCreated, type TokenInfo } from '@mcpproxy/schema';
 import { sha256Hex } from '../http/agent-token-lookup.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
+import type { RestCredentials } from '../auth/rest-authentication.js';
 import type { Store, StoredAgentToken } from '../store/store.js';
 import { apiError } from './api-error.js';
 import type { RestEndpoint } from './rest-endpoint.js';
@@ -18,11 +19,30 @@ export interface TokenEndpointDeps {
   readonly store: Pick<Store, 'createAgentToken' | 'listAgentTokens' | 'revokeAgentToken'>;
   readonly runtime: Pick<GatewayRuntime, 'current'>;
   readonly configTokens: readonly ConfigTokenView[];
+  /** The admin key and the config tokens: a new secret must be neither. */
+  readonly credentials: RestCredentials;
+  /** Told after a token was revoked, to end what it has open. */
+  readonly onRevoked?: (name: string) => void;
+  /** Draws a new secret (tests inject one that collides). */
+  readonly newSecret?: () => string;
 }
+
+/** Fresh draws before giving up; with 256 random bits even a second one never happens. */
+const SECRET_ATTEMPTS = 3;
 
 /** Agent tokens at run time (operator only): create (the secret is shown once), list, revoke. */
 export function tokenEndpoints(deps: TokenEndpointDeps): RestEndpoint[] {
-  const { store, runtime, configTokens } = deps;
+  const { store, runtime, configTokens, credentials } = deps;
+  const newSecret = deps.newSecret ?? (() => `mcpp_${randomBytes(32).toString('base64url')}`);
+  // A secret that is also the admin key would answer at the operator tier, one that is also a config
+  // token with that token's scope (config tokens are matched first): neither may be handed out.
+  const freshSecret = async (): Promise<string | undefined> => {
+    for (let attempt = 0; attempt < SECRET_ATTEMPTS; attempt++) {
+      const secret = newSecret();
+      if (!credentials.adminKey.matches(secret) && (await credentials.tokens.find(secret)) === undefined) return secret;
+    }
+    return undefined;
+  };
   const configNames = new Set(configTokens.map((token) => token.name));
 
   const create: RestEndpoint = {
@@ -41,9 +61,11 @@ export function tokenEndpoints(deps: TokenEndpointDeps): RestEndpoint[] {
       }
       if (profile !== undefined && !snapshot.profiles.has(profile)) return apiError(400, 'unknown_profile', `Unknown profile ${JSON.stringify(profile)}`, '/profile');
       if (configNames.has(name)) return apiError(409, 'conflict', `A token named ${name} is defined in the configuration`, '/name');
-      const secret = `mcpp_${randomBytes(32).toString('base64url')}`;
+      let secret: string | undefined;
       let created;
       try {
+        secret = await freshSecret();
+        if (secret === undefined) return apiError(500, 'internal', 'Could not create a unique token; try again');
         created = await store.createAgentToken({ name, token_sha256: sha256Hex(secret), allowed_servers, ...(profile === undefined ? {} : { profile }) });
       } catch {
         return apiError(503, 'state_unavailable', 'The token could not be stored; no token was created');
@@ -92,6 +114,7 @@ export function tokenEndpoints(deps: TokenEndpointDeps): RestEndpoint[] {
         return apiError(503, 'state_unavailable', 'The token could not be revoked');
       }
       if (token === undefined) return apiError(404, 'not_found', `No token named ${name}`, 'name');
+      deps.onRevoked?.(name);
       return { status: 200, body: storedInfo(token) };
     },
   };

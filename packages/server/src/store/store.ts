@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { createDataDir } from './data-dir-create.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { DEFAULT_WAL_LIMIT_BYTES } from './wal-limit.js';
@@ -144,11 +144,8 @@ export function openStore(
   dataDir: string,
   { walLimitBytes = DEFAULT_WAL_LIMIT_BYTES }: { readonly walLimitBytes?: number } = {},
 ): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
-  try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  } catch (cause) {
-    return { ok: false, error: { code: 'store_open_failed', message: `cannot create data directory ${dataDir}: ${text(cause)}` } };
-  }
+  const created = createDataDir(dataDir);
+  if (!created.ok) return { ok: false, error: { code: 'store_open_failed', message: created.message } };
   const locked = acquireDataDirLock(dataDir);
   if (!locked.ok) {
     const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
@@ -160,8 +157,4 @@ export function openStore(
     return { ok: false, error: { code: 'store_open_failed', message: opened.message } };
   }
   return { ok: true, store: opened.store };
-}
-
-function text(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }

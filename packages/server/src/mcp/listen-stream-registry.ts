@@ -1,0 +1,98 @@
+import type { McpIdentity } from './mcp-identity.js';
+
+interface ListenStream {
+  readonly identity: McpIdentity;
+  readonly controller: AbortController;
+  /** Admission order: the lowest is the oldest. */
+  readonly seq: number;
+}
+
+/**
+ * The open 2026-07-28 `subscriptions/listen` streams, by who opened them. The SDK's router only
+ * knows one global cap, so a caller holding every slot would lock out everyone else; here, over the
+ * cap, the oldest stream of the identity that holds the most is ended (as legacy sessions are), and
+ * every stream of a revoked token can be ended. A stream is ended through the signal its request
+ * carries into the SDK, which then closes it cleanly.
+ */
+export class ListenStreamRegistry {
+  private readonly streams = new Set<ListenStream>();
+  private nextSeq = 0;
+
+  constructor(private readonly maxStreams: number) {}
+
+  /** Opens one listen stream through `forward`, keeping track of it until its body ends. */
+  async open(request: Request, identity: McpIdentity, forward: (request: Request) => Promise<Response>): Promise<Response> {
+    const stream: ListenStream = { identity, controller: new AbortController(), seq: this.nextSeq++ };
+    this.admit(stream);
+    const forget = () => this.streams.delete(stream);
+    request.signal.addEventListener('abort', forget, { once: true });
+    let response: Response;
+    try {
+      response = await forward(new Request(request, { signal: AbortSignal.any([request.signal, stream.controller.signal]) }));
+    } catch (error) {
+      forget();
+      throw error;
+    }
+    // A refusal (bad params, a missing capability) is a JSON answer: no stream stays open.
+    if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      forget();
+      return response;
+    }
+    return new Response(untilEnd(response.body, forget), { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  /** Ends every stream opened with this agent token; how many there were. */
+  closeToken(tokenName: string): number {
+    const matching = [...this.streams].filter((stream) => stream.identity.tokenName === tokenName);
+    for (const stream of matching) this.end(stream);
+    return matching.length;
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  private admit(stream: ListenStream): void {
+    this.streams.add(stream);
+    if (this.streams.size <= this.maxStreams) return;
+    const held = new Map<string, number>();
+    for (const candidate of this.streams) held.set(candidate.identity.key, (held.get(candidate.identity.key) ?? 0) + 1);
+    const most = Math.max(...held.values());
+    let oldest: ListenStream | undefined;
+    for (const candidate of this.streams) {
+      if (candidate === stream || held.get(candidate.identity.key) !== most) continue;
+      if (oldest === undefined || candidate.seq < oldest.seq) oldest = candidate;
+    }
+    if (oldest !== undefined) this.end(oldest);
+  }
+
+  private end(stream: ListenStream): void {
+    this.streams.delete(stream);
+    stream.controller.abort();
+  }
+}
+
+/** The same bytes, calling `done` once the stream ends, fails or is cancelled by the client. */
+function untilEnd(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          done();
+          controller.close();
+        } else {
+          controller.enqueue(chunk.value);
+        }
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      done();
+      await reader.cancel(reason);
+    },
+  });
+}
