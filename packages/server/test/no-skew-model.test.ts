@@ -1,6 +1,6 @@
 // The no-skew invariant as a model-based test over the real gateway (fast-check commands): random
 // sequences of operator actions (quarantine, server and tool enable/disable, approvals), upstream
-// tool-list changes (add, remove, redefine; the tools file rewritten + SIGHUP), upstream restarts,
+// tool-list changes (add, remove, redefine, also as a malformed definition; the tools file rewritten + SIGHUP), upstream restarts,
 // kills and hung starts. After every step, once the published state has settled, each tool's
 // verdict is the same on REST (agent tier) and on the rider of both revisions, and it is `ready`
 // exactly when a real tools/call on either revision reaches the upstream: its echo comes back, and
@@ -11,7 +11,7 @@
 // (slow: every shrink step starts a fresh gateway).
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
-import { NoSkewWorld, SERVER, type Listing, type Observation } from './no-skew-world.js';
+import { MALFORMED, NoSkewWorld, SERVER, type Listing, type Observation } from './no-skew-world.js';
 
 const TOOLS = ['a', 'b', 'c', 'd'] as const;
 const IDS = TOOLS.map((tool) => `${SERVER}:${tool}`);
@@ -104,8 +104,8 @@ const commands: (readonly [number, fc.Arbitrary<Command>])[] = [
       changeListing(m, w, listing);
     }),
   )],
-  [2, fc.tuple(tool, fc.integer({ min: 1, max: 3 })).map(([name, version]) =>
-    step(`upstream redefines ${name} as v${version}`, (m) => m.listing.has(name) && m.listing.get(name) !== version, (m, w) => changeListing(m, w, new Map(m.listing).set(name, version))),
+  [2, fc.tuple(tool, fc.integer({ min: MALFORMED, max: 3 })).map(([name, version]) =>
+    step(version === MALFORMED ? `upstream redefines ${name} as malformed (inputSchema: null)` : `upstream redefines ${name} as v${version}`, (m) => m.listing.has(name) && m.listing.get(name) !== version, (m, w) => changeListing(m, w, new Map(m.listing).set(name, version))),
   )],
   [1, fc.constant(step('restart server', always, async (_m, w) => void (await w.rest('POST', `/servers/${SERVER}/restart`))))],
   [1, fc.constant(step('upstream killed (reconnects)', upstreamRunning, (_m, w) => w.kill()))],

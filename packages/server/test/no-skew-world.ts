@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXTENSION_ID } from '@mcpproxy/schema';
 import type { RuntimeServerSnapshot } from '../src/state/gateway-runtime.js';
-import { FIXTURE_MAIN, readCount, startTestGateway, TempDir, waitForState, type FixtureToolSpec, type TestGateway } from './gateway-harness.js';
+import { FIXTURE_MAIN, readCount, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { negotiating, withRawSession, type RawEra } from './raw-mcp-session.js';
 
 export const SERVER = 'fx';
@@ -17,8 +17,12 @@ const ADMIN_KEY = 'no-skew-admin-key-0123456789';
 const SETTLE_MS = 30_000;
 const HUNG_START_MS = 600_000;
 
-/** What the test believes the upstream lists: tool name -> definition version (its description). */
+/**
+ * What the test believes the upstream lists: tool name -> definition version (its description);
+ * version 0 is a malformed definition (inputSchema: null), which the gateway must not serve.
+ */
 export type Listing = ReadonlyMap<string, number>;
+export const MALFORMED = 0;
 
 export interface Observation {
   /** Per tool ID: 'ready' or the reason code, by surface. */
@@ -32,8 +36,8 @@ export interface Observation {
   readonly state: string;
 }
 
-export function toolSpecs(listing: Listing): FixtureToolSpec[] {
-  return [...listing].map(([name, version]) => ({ name, description: `v${version}`, echo: true }));
+export function toolSpecs(listing: Listing): Record<string, unknown>[] {
+  return [...listing].map(([name, version]) => ({ name, description: `v${version}`, echo: true, ...(version === MALFORMED ? { inputSchema: null } : {}) }));
 }
 
 export class NoSkewWorld {
@@ -46,7 +50,7 @@ export class NoSkewWorld {
   static async start(listing: Listing): Promise<NoSkewWorld> {
     const dir = new TempDir();
     const files = {
-      tools: dir.tools(SERVER, toolSpecs(listing)),
+      tools: dir.file(`${SERVER}.tools.json`, JSON.stringify(toolSpecs(listing))),
       pid: join(dir.path, `${SERVER}.pid`),
       delay: dir.file(`${SERVER}.delay`, '0'),
       count: join(dir.path, `${SERVER}.count`),
@@ -224,9 +228,12 @@ export class NoSkewWorld {
 }
 
 function listingMatches(server: RuntimeServerSnapshot, listing: Listing): boolean {
-  if (server.tools.size !== listing.size) return false;
+  let malformed = 0;
   for (const [name, version] of listing) {
-    if (server.tools.get(name)?.definition['description'] !== `v${version}`) return false;
+    if (version === MALFORMED) {
+      malformed += 1;
+      if (server.invalid_tools?.has(name) !== true) return false;
+    } else if (server.tools.get(name)?.definition['description'] !== `v${version}`) return false;
   }
-  return true;
+  return server.tools.size + malformed === listing.size && (server.invalid_tools?.size ?? 0) === malformed;
 }
