@@ -5,7 +5,8 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { runBounded, type BoundedResult } from './bounded-command.js';
 
-const INSTALL_TIMEOUT_MS = 180_000;
+// npm builds better-sqlite3 from source here (no prebuilt binary offline): minutes on a loaded machine.
+const INSTALL_TIMEOUT_MS = 360_000;
 const SCRIPT_TIMEOUT_MS = 60_000;
 
 export interface ConsumerProject {

@@ -30,7 +30,7 @@ import { NEW_CODE, REGISTRY_ADD_ARGS } from './v3-reason-code.js';
 const REPO = defaultRoot();
 const PACKAGES = publishablePackages(REPO);
 const NAMES = new Set(PACKAGES.map((p) => p.name));
-const STEP_TIMEOUT_MS = 300_000;
+const STEP_TIMEOUT_MS = 600_000;
 const SCHEMA_STEP = CONSUMER_STEPS.find((s) => s.package === '@mcpproxy/schema')!;
 
 let scratch: string;
