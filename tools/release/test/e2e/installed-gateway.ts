@@ -1,6 +1,7 @@
 // A gateway started the way a user of the installed @mcpproxy/cli starts one: `npx mcpproxy serve
 // --config <file>` in the consumer project, on a free loopback port, its data directory and API key
-// in the project, and one upstream: the installed server package's fixture upstream (its demo tools).
+// in the project, and by default one upstream: the installed server package's fixture upstream
+// (its demo tools) over stdio.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,17 +19,21 @@ export interface InstalledGateway {
   readonly service: RunningService;
 }
 
-export async function startInstalledGateway(projectDir: string): Promise<InstalledGateway> {
+function demoServers(projectDir: string): Record<string, unknown>[] {
+  const upstream = join(projectDir, 'node_modules', '@mcpproxy', 'server', 'dist', 'fixture-upstream', 'main.js');
+  return [{ name: 'demo', command: process.execPath, args: [upstream, '--demo'], quarantined: false }];
+}
+
+export async function startInstalledGateway(projectDir: string, servers = demoServers(projectDir)): Promise<InstalledGateway> {
   const apiKey = randomBytes(24).toString('hex');
   const dataDir = join(projectDir, 'gateway-data');
   mkdirSync(dataDir, { recursive: true });
-  const upstream = join(projectDir, 'node_modules', '@mcpproxy', 'server', 'dist', 'fixture-upstream', 'main.js');
   const config = {
     listen: '127.0.0.1:0',
     data_dir: dataDir,
     api_key: apiKey,
     tool_quarantine: false,
-    servers: [{ name: 'demo', command: process.execPath, args: [upstream, '--demo'], quarantined: false }],
+    servers,
   };
   const file = join(projectDir, 'config.json');
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);

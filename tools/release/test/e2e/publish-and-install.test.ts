@@ -1,46 +1,60 @@
-// Issue 8, end to end: a real registry (verdaccio, local, no uplinks), every package published
-// by the release command from a temporary copy of the repository, each installed alone into a
-// fresh project and used; then a reason code added the maintainer's way, versioned with
-// changesets and published again, and both directions across the two versions shown.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Issues 8 and 15, end to end: a real registry (verdaccio, local, no uplinks) and three releases
+// made by the release command. v1 from a copy of the v1 release commit (found in git history),
+// each package installed alone into a fresh project and used; v2 from a copy of the working tree
+// after `changeset version`, and the v1 cli and client read the v2 gateway's server_saturated
+// through their own registry's reserved entry; v3 from the same copy after `pnpm registry add`
+// of a code made up for the test, which every older cli and client reads as blocked.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
+import { releaseCommit } from '@mcpproxy/codegen/src/released-baseline.js';
+import { repoPaths } from '@mcpproxy/codegen/src/repo-paths.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pnpmSpec } from '../../src/pnpm-command.js';
 import { defaultRoot } from '../../src/release-options.js';
 import { publishablePackages, type WorkspacePackage } from '../../src/workspace-packages.js';
-import { addCodeEntry, announce, bumpAndFreeze, NEW_CODE } from './add-reason-code.js';
 import { groupAlive, killLiveGroups, runBounded, startService, type BoundedResult, type RunningService } from './bounded-command.js';
+import { expectVersionedAsSaid, pendingRelease } from './changeset-expectations.js';
 import { cleanEnv, createConsumerProject, type ConsumerProject } from './consumer-project.js';
 import { CONSUMER_STEPS, consumerScript, expectExit, type StepContext } from './consumer-steps.js';
-import { startInstalledGateway } from './installed-gateway.js';
+import { startInstalledGateway, type InstalledGateway } from './installed-gateway.js';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
+import { OVERLOADED_TOOL, startOverloadableUpstream, type OverloadableUpstream } from './overloadable-upstream.js';
 import { publishedManifest, publishedVersions } from './published-manifest.js';
 import { runtimeClosure, seedRegistry } from './registry-seed.js';
 import { createTempWorkspace, pnpmEnv, type TempWorkspace } from './temp-workspace.js';
 import { compileProbe } from './types-probe.js';
+import { NEW_CODE, REGISTRY_ADD_ARGS } from './v3-reason-code.js';
 
 const REPO = defaultRoot();
 const PACKAGES = publishablePackages(REPO);
 const NAMES = new Set(PACKAGES.map((p) => p.name));
-const STEP_TIMEOUT_MS = 300_000;
+const STEP_TIMEOUT_MS = 600_000;
 const SCHEMA_STEP = CONSUMER_STEPS.find((s) => s.package === '@mcpproxy/schema')!;
 
 let scratch: string;
 let registry: LocalRegistry;
+/** The v1 release commit: the first whose packages/schema/CHANGELOG.md names settings version 1. */
+let v1Commit: string;
+/** A copy of the v1 release commit: the first release. */
+let v1Repo: TempWorkspace;
+/** A copy of the working tree: the second release, then the test's own third build. */
 let repo: TempWorkspace;
 let npmCache: string;
 let firstVersions: Map<string, string>;
 let secondVersions: Map<string, string>;
+let thirdVersions: Map<string, string>;
 /** The gateway the cli step starts, for the steps after it. */
 const stepContext: StepContext = {};
-/** Each step's project, pinned to the first versions: the old consumers of the second release. */
+/** Each step's project, pinned to the first versions: the v1 consumers of the later releases. */
 const firstProjects = new Map<string, ConsumerProject>();
+/** The v2 cli (whose gateway is the saturated one) and the v2 client, pinned: old consumers of v3. */
+const secondProjects = new Map<string, ConsumerProject>();
 
-/** A root script of the temporary copy, run the way a maintainer runs it. */
-function pnpmScript(args: readonly string[], timeoutMs = STEP_TIMEOUT_MS): Promise<BoundedResult> {
-  return runBounded('npx', ['-y', pnpmSpec(repo.root), ...args], { cwd: repo.root, env: pnpmEnv(cleanEnv()), timeoutMs });
+/** A root script of a temporary copy, run the way a maintainer runs it. */
+function pnpmScript(args: readonly string[], timeoutMs = STEP_TIMEOUT_MS, root = repo.root): Promise<BoundedResult> {
+  return runBounded('npx', ['-y', pnpmSpec(root), ...args], { cwd: root, env: pnpmEnv(cleanEnv()), timeoutMs });
 }
 
 function output(result: BoundedResult): string {
@@ -55,8 +69,8 @@ function consumer(name: string): ConsumerProject {
   return createConsumerProject(join(scratch, 'consumers', name), registry.url, npmCache);
 }
 
-async function expectPublished(versions: ReadonlyMap<string, string>): Promise<void> {
-  const workspace: WorkspacePackage[] = publishablePackages(repo.root);
+async function expectPublished(versions: ReadonlyMap<string, string>, root = repo.root): Promise<void> {
+  const workspace: WorkspacePackage[] = publishablePackages(root);
   for (const [name, version] of versions) {
     expect(await publishedVersions(registry.url, name), `${name}@${version} in the registry`).toContain(version);
     const manifest = await publishedManifest(registry.url, name, version, scratch);
@@ -73,6 +87,10 @@ beforeAll(async () => {
   npmCache = join(scratch, 'npm-cache');
   mkdirSync(npmCache);
   registry = await startLocalRegistry(join(scratch, 'registry'));
+  const found = releaseCommit(repoPaths(REPO), 1);
+  if (found === undefined) throw new Error('no commit in the history names settings version 1 in packages/schema/CHANGELOG.md (a shallow clone? fetch the whole history)');
+  v1Commit = found.commit;
+  v1Repo = createTempWorkspace(REPO, 'mcpproxy-release-v1-', v1Commit);
   repo = createTempWorkspace(REPO);
   // The registry proxies nothing: the third-party runtime dependencies come from our own install.
   const roots = PACKAGES.map((p) => ({ dir: p.dir, manifest: p.manifest }));
@@ -83,6 +101,7 @@ afterAll(async () => {
   killLiveGroups();
   await registry?.stop();
   repo?.dispose();
+  v1Repo?.dispose();
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -94,23 +113,26 @@ describe('the registry has nothing but what we put there', () => {
   });
 });
 
-describe('first release', () => {
-  // The repository is at (or after) its v1 release commit: `changeset version` has already run
-  // there. Running it again versions whatever is pending since (nothing, at the release commit
-  // itself) and must leave every package at a version its own changelog names.
-  it('versions what is pending since the release commit: each package at a version its changelog names', async () => {
-    const result = await pnpmScript(['changeset', 'version']);
+describe('first release: v1, from the v1 release commit', () => {
+  // The copy holds the v1 release commit's tree: `changeset version` already ran there, so
+  // running it again finds nothing pending and every package stays at a version its changelog names.
+  it('copies the first commit whose schema changelog names settings version 1, where nothing is pending', async () => {
+    const changelog = (root: string): string => readFileSync(join(root, 'packages', 'schema', 'CHANGELOG.md'), 'utf8');
+    expect(changelog(v1Repo.root)).toMatch(/settings version 1(?![0-9])/);
+    expect(changelog(v1Repo.root)).not.toMatch(/settings version 2(?![0-9])/);
+    const before = versionsIn(v1Repo.root);
+    const result = await pnpmScript(['changeset', 'version'], STEP_TIMEOUT_MS, v1Repo.root);
     expect(result.status, output(result)).toBe(0);
-    firstVersions = versionsIn(repo.root);
-    expect(readFileSync(join(repo.root, 'packages', 'schema', 'CHANGELOG.md'), 'utf8')).toMatch(/settings version 1/);
-    for (const pkg of publishablePackages(repo.root)) {
+    firstVersions = versionsIn(v1Repo.root);
+    expect(firstVersions, `nothing pending at ${v1Commit}`).toEqual(before);
+    for (const pkg of publishablePackages(v1Repo.root)) {
       expect(semver.gt(pkg.version, '0.0.0'), `${pkg.name} ${pkg.version} is a released version`).toBe(true);
       expect(readFileSync(join(pkg.dir, 'CHANGELOG.md'), 'utf8'), `${pkg.name} CHANGELOG.md`).toContain(`## ${pkg.version}`);
     }
   });
 
   it('`pnpm release:dry-run` builds, checks and packs every package but publishes nothing', async () => {
-    const result = await pnpmScript(['release:dry-run', '--registry', `${registry.url}/`, '--no-git-checks']);
+    const result = await pnpmScript(['release:dry-run', '--registry', `${registry.url}/`, '--no-git-checks'], STEP_TIMEOUT_MS, v1Repo.root);
     expect(result.status, output(result)).toBe(0);
     expect(result.stdout).toContain('checks passed');
     expect(result.stdout).toContain('dry run done');
@@ -118,10 +140,10 @@ describe('first release', () => {
   });
 
   it('`pnpm release` builds, checks and publishes every package to the local registry', async () => {
-    const result = await pnpmScript(['release', '--registry', `${registry.url}/`, '--no-git-checks']);
+    const result = await pnpmScript(['release', '--registry', `${registry.url}/`, '--no-git-checks'], STEP_TIMEOUT_MS, v1Repo.root);
     expect(result.status, output(result)).toBe(0);
     expect(result.stdout).toContain('checks passed');
-    await expectPublished(firstVersions);
+    await expectPublished(firstVersions, v1Repo.root);
   });
 
   it('has consumer steps only for packages it publishes', () => {
@@ -150,60 +172,155 @@ describe('first release', () => {
   });
 });
 
-describe('a new reason code, the maintainer way', () => {
-  let version: number;
+/** A step's project from an earlier release, installed again from its pins (as its CI would). */
+async function pinned(projects: ReadonlyMap<string, ConsumerProject>, versions: ReadonlyMap<string, string>, name: string): Promise<ConsumerProject> {
+  const project = projects.get(name);
+  expect(project, `the ${name} project exists`).toBeDefined();
+  const reinstalled = await project!.install();
+  expect(reinstalled.status, output(reinstalled)).toBe(0);
+  expect(project!.installedVersion(name)).toBe(versions.get(name));
+  return project!;
+}
 
-  it('release:check fails when only spec/reasons.json gains a code, and says to bump', async () => {
-    version = addCodeEntry(repo.root);
-    const result = await pnpmScript(['release:check', '--no-build']);
-    expect(result.status, output(result)).toBe(1);
-    expect(result.stderr).toContain('version_bump_needed');
-    expect(result.stderr).toContain(`bump settings_version to ${version}`);
-  });
-
-  it('release:check fails when the bump and the frozen copy come without a changeset', async () => {
-    bumpAndFreeze(repo.root, version);
-    const written = await pnpmScript(['codegen:write']);
-    expect(written.status, output(written)).toBe(1);
-    const result = await pnpmScript(['release:check', '--no-build']);
-    expect(result.status, output(result)).toBe(1);
-    expect(result.stderr).toContain('changeset_missing');
-    expect(result.stderr).toContain(NEW_CODE);
-  });
-
-  it('passes once a minor changeset announces the settings version and names the code', async () => {
-    announce(repo.root, version);
-    const written = await pnpmScript(['codegen:write']);
-    expect(written.status, output(written)).toBe(0);
-    // The packages are built (and checked again) by the release below.
-    const result = await pnpmScript(['release:check', '--no-build']);
+describe('second release: v2, settings version 2, from the working tree', () => {
+  it('versions what the pending changesets say: a schema minor whose changelog names settings version 2 and server_saturated', async () => {
+    const pending = pendingRelease(repo.root);
+    expect([...pending.packages].map(([name, p]) => [name, p.before]), 'the working tree starts where v1 ended').toEqual([...firstVersions]);
+    const result = await pnpmScript(['changeset', 'version']);
     expect(result.status, output(result)).toBe(0);
+    secondVersions = expectVersionedAsSaid(repo.root, pending);
+    expect(pending.packages.get('@mcpproxy/schema')!.bump).toBe('minor');
+    const changelog = readFileSync(join(repo.root, 'packages', 'schema', 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toMatch(/settings version 2(?![0-9])/);
+    expect(changelog).toContain('server_saturated');
   });
 
-  it('versions with changesets (a minor for @mcpproxy/schema whose changelog names the code) and publishes again', async () => {
-    const versioned = await pnpmScript(['changeset', 'version']);
-    expect(versioned.status, output(versioned)).toBe(0);
-    secondVersions = versionsIn(repo.root);
-    const before = semver.parse(firstVersions.get('@mcpproxy/schema'))!;
-    const after = semver.parse(secondVersions.get('@mcpproxy/schema'))!;
-    expect(after.major > before.major || (after.major === before.major && after.minor > before.minor), `${before} -> ${after}`).toBe(true);
-    const changelog = readFileSync(join(repo.root, 'packages', 'schema', 'CHANGELOG.md'), 'utf8');
-    expect(changelog).toContain(`settings version ${version}`);
-    expect(changelog).toContain(NEW_CODE);
+  it('`pnpm release` publishes v2 to the same registry', async () => {
     const result = await pnpmScript(['release', '--registry', `${registry.url}/`, '--no-git-checks']);
     expect(result.status, output(result)).toBe(0);
+    expect(result.stdout).toContain('checks passed');
     await expectPublished(secondVersions);
+    for (const [name, version] of firstVersions) expect(await publishedVersions(registry.url, name), `${name}@${version} still there`).toContain(version);
   });
 });
 
-describe('across the two versions', () => {
+describe('upgrade path: the v1 cli and client against a v2 gateway whose HTTP upstream is saturated', () => {
+  let upstream: OverloadableUpstream;
+  let gateway: InstalledGateway;
+  const TOOL_ID = `busy:${OVERLOADED_TOOL}`;
+
+  it('starts the v2 `mcpproxy serve` over the installed fixture upstream on HTTP, ready', async () => {
+    const project = consumer('second-cli-gateway');
+    const installed = await project.install(`@mcpproxy/cli@${secondVersions.get('@mcpproxy/cli')}`);
+    expect(installed.status, output(installed)).toBe(0);
+    expect(project.installedVersion('@mcpproxy/cli')).toBe(secondVersions.get('@mcpproxy/cli'));
+    expect(project.installedVersion('@mcpproxy/server')).toBe(secondVersions.get('@mcpproxy/server'));
+    secondProjects.set('@mcpproxy/cli', project);
+    upstream = await startOverloadableUpstream(project.dir);
+    gateway = await startInstalledGateway(project.dir, [{ name: 'busy', url: upstream.url, quarantined: false }]);
+    // --wait tops out at 10 s: a few bounded waits in a row, for a loaded machine.
+    let run: (Parameters<typeof expectExit>[0] & { document: Record<string, unknown> }) | undefined;
+    for (let attempt = 0; attempt < 6 && run?.status !== 0; attempt += 1) {
+      const report = await project.runScript(consumerScript('cli-preflight.mjs'), [gateway.origin, gateway.apiKey, '10s', TOOL_ID]);
+      run = (report['preflights'] as { json: typeof run }[])[0]!.json;
+    }
+    expectExit(run!, 0);
+    expect(run!.document).toMatchObject({ verdict: 'ready', tools: [{ id: TOOL_ID, status: 'ready' }] });
+  }, STEP_TIMEOUT_MS);
+
+  it('a tools/call that meets the upstream answering 429 (Retry-After 600) marks the server saturated', async () => {
+    upstream.overload({ status: 429, retry_after: '600' });
+    const project = await pinned(firstProjects, firstVersions, '@mcpproxy/client');
+    const call = await project.runScript(consumerScript('call-tool.mjs'), [gateway.mcpUrl, TOOL_ID]);
+    // The call is refused (as a tool error or a JSON-RPC error), never echoed.
+    expect(call['threw'] === true || call['is_error'] === true, `${JSON.stringify(call)}\n${gateway.service.output()}`).toBe(true);
+    expect(JSON.stringify(call)).not.toContain('"n":1');
+  }, STEP_TIMEOUT_MS);
+
+  it('the v1 cli exits 10 (retryable) and prints server_saturated, read through its reserved entry', async () => {
+    const project = await pinned(firstProjects, firstVersions, '@mcpproxy/cli');
+    const report = await project.runScript(consumerScript('cli-preflight.mjs'), [gateway.origin, gateway.apiKey, 'none', TOOL_ID]);
+    const [run] = report['preflights'] as { json: Parameters<typeof expectExit>[0] & { document: Record<string, unknown> }; table: Parameters<typeof expectExit>[0] }[];
+    expectExit(run!.json, 10);
+    expect(run!.json.document).toMatchObject({
+      verdict: 'degraded_retryable',
+      exit_code: 10,
+      carriage: 'rest',
+      tools: [{ id: TOOL_ID, status: 'unavailable', reason: 'server_saturated', retryable: true }],
+    });
+    expectExit(run!.table, 10);
+    expect(run!.table.stdout).toContain('server_saturated');
+  }, STEP_TIMEOUT_MS);
+
+  it('the v1 client reads server_saturated as known, retryable, degraded_retryable, without throwing', async () => {
+    const project = await pinned(firstProjects, firstVersions, '@mcpproxy/client');
+    const report = await project.runScript(consumerScript('client-preflight.mjs'), [gateway.origin, TOOL_ID]);
+    expect(report, `${JSON.stringify(report)}\n${gateway.service.output()}`).toMatchObject({
+      threw: false,
+      verdict: 'degraded_retryable',
+      tools: [{ id: TOOL_ID, status: 'unavailable', reason: 'server_saturated', known: true, class: 'retryable', retryable: true }],
+    });
+  }, STEP_TIMEOUT_MS);
+
+  it('stops the v2 gateway and the upstream, their whole process groups', async () => {
+    await gateway.service.stop();
+    await upstream.service.stop();
+    expect(groupAlive(gateway.service.pid)).toBe(false);
+    expect(groupAlive(upstream.service.pid)).toBe(false);
+  });
+});
+
+describe('third build: v3, a code added with `pnpm registry add`', () => {
+  const changesetFile = (): string => join(repo.root, '.changeset', 'settings-version-3.md');
+
+  it('`pnpm registry add` writes the registry, the frozen v3 copy and the changeset, and says what is left by hand', async () => {
+    const result = await pnpmScript([...REGISTRY_ADD_ARGS]);
+    expect(result.status, output(result)).toBe(0);
+    expect(result.stdout).toContain(`registry add ${NEW_CODE}: settings version 3`);
+    expect(result.stdout).toContain('Left for you to write by hand');
+    expect(existsSync(join(repo.root, 'spec', 'released', 'v3.json'))).toBe(true);
+    const changeset = readFileSync(changesetFile(), 'utf8');
+    expect(changeset).toMatch(/"@mcpproxy\/schema": minor/);
+    expect(changeset).toMatch(/settings version 3(?![0-9])/);
+    expect(changeset).toContain(NEW_CODE);
+  });
+
+  it('release:check fails without the changeset the command wrote (the one step a person could still drop), and passes with it', async () => {
+    // Everything else the command does in one step: there is no half-done state to check.
+    const aside = join(scratch, 'settings-version-3.md');
+    renameSync(changesetFile(), aside);
+    const without = await pnpmScript(['release:check', '--no-build']);
+    renameSync(aside, changesetFile());
+    expect(without.status, output(without)).toBe(1);
+    expect(without.stderr).toContain('changeset_missing');
+    expect(without.stderr).toContain(NEW_CODE);
+    const result = await pnpmScript(['release:check', '--no-build']);
+    expect(result.status, output(result)).toBe(0);
+  });
+
+  it('versions what the changesets say (a schema minor whose changelog names settings version 3 and the code) and publishes v3', async () => {
+    const pending = pendingRelease(repo.root);
+    expect(pending.packages.get('@mcpproxy/schema')!.bump).toBe('minor');
+    const versioned = await pnpmScript(['changeset', 'version']);
+    expect(versioned.status, output(versioned)).toBe(0);
+    thirdVersions = expectVersionedAsSaid(repo.root, pending);
+    const changelog = readFileSync(join(repo.root, 'packages', 'schema', 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toMatch(/settings version 3(?![0-9])/);
+    expect(changelog).toContain(NEW_CODE);
+    const result = await pnpmScript(['release', '--registry', `${registry.url}/`, '--no-git-checks']);
+    expect(result.status, output(result)).toBe(0);
+    await expectPublished(thirdVersions);
+  });
+});
+
+describe('across v2 and v3', () => {
   let oldProject: ConsumerProject;
   let newProject: ConsumerProject;
   let newReport: Record<string, unknown>;
 
-  it('the new packages expose the code in constants, validators, OpenAPI and fixtures', async () => {
-    newProject = consumer('new-schema');
-    const installed = await newProject.install(`@mcpproxy/schema@${secondVersions.get('@mcpproxy/schema')}`);
+  it('the v3 packages expose the code in constants, validators, OpenAPI and fixtures', async () => {
+    newProject = consumer('third-schema');
+    const installed = await newProject.install(`@mcpproxy/schema@${thirdVersions.get('@mcpproxy/schema')}`);
     expect(installed.status, output(installed)).toBe(0);
     newReport = await newProject.runScript(consumerScript('new-exposes-code.mjs'), [NEW_CODE]);
     expect(newReport['reason_codes']).toContain(NEW_CODE);
@@ -215,13 +332,13 @@ describe('across the two versions', () => {
     expect(newReport['rider_instance']).toMatchObject({ reason: NEW_CODE, retryable: true });
   });
 
-  it('the new package types know the code (and its retryable value); the old ones do not', async () => {
+  it('the v3 package types know the code (and its retryable value); the v2 ones do not', async () => {
     const compiled = compileProbe(newProject.dir, NEW_CODE);
     expect(compiled.output).toBe('');
-    oldProject = consumer('old-pinned');
+    oldProject = consumer('second-pinned');
     const installed = await oldProject.install(
-      `@mcpproxy/schema@${firstVersions.get('@mcpproxy/schema')}`,
-      `@mcpproxy/evaluator@${firstVersions.get('@mcpproxy/evaluator')}`,
+      `@mcpproxy/schema@${secondVersions.get('@mcpproxy/schema')}`,
+      `@mcpproxy/evaluator@${secondVersions.get('@mcpproxy/evaluator')}`,
     );
     expect(installed.status, output(installed)).toBe(0);
     const old = compileProbe(oldProject.dir, NEW_CODE);
@@ -229,18 +346,18 @@ describe('across the two versions', () => {
     expect(old.output).toContain(NEW_CODE);
   });
 
-  it('a consumer pinned to the old versions keeps working after the new release', async () => {
+  it('a consumer pinned to v2 keeps working after the v3 release', async () => {
     // A fresh install of the pinned project (as its CI would do) stays on the old versions.
     const reinstalled = await oldProject.install();
     expect(reinstalled.status, output(reinstalled)).toBe(0);
-    expect(oldProject.installedVersion('@mcpproxy/schema')).toBe(firstVersions.get('@mcpproxy/schema'));
-    expect(oldProject.installedVersion('@mcpproxy/evaluator')).toBe(firstVersions.get('@mcpproxy/evaluator'));
+    expect(oldProject.installedVersion('@mcpproxy/schema')).toBe(secondVersions.get('@mcpproxy/schema'));
+    expect(oldProject.installedVersion('@mcpproxy/evaluator')).toBe(secondVersions.get('@mcpproxy/evaluator'));
     const report = await oldProject.runScript(SCHEMA_STEP.script);
     SCHEMA_STEP.verify(report);
     expect(report['settings_version']).toBe((newReport['settings_version'] as number) - 1);
   });
 
-  it('the old consumer reads the new code from a new producer as blocked, permanent and non-retryable, without throwing', async () => {
+  it('the v2 consumer reads the new code from a v3 producer as blocked, permanent and non-retryable, without throwing', async () => {
     const verdict = newReport['rider_instance'] as Record<string, unknown>;
     const example = newReport['example_response_facet'] as Record<string, unknown>;
     const answers = { code: NEW_CODE, verdict, facet: { ...example, verdict: 'degraded_retryable', tools: [{ id: 'github:list_issues', status: 'ready' }, verdict] } };
@@ -259,31 +376,21 @@ describe('across the two versions', () => {
     });
   });
 
-  describe('a producer of the new code, built from the new packages, and the old cli and client', () => {
+  describe('a producer of the new code, built from the v3 packages, and the v1 and v2 cli and client', () => {
     const LATER_ID = 'demo:later';
     let producer: RunningService;
     let origin: string;
 
-    /** The step's project from the first release, installed again from its pins (as its CI would). */
-    async function pinned(name: string): Promise<ConsumerProject> {
-      const project = firstProjects.get(name);
-      expect(project, `the ${name} step ran`).toBeDefined();
-      const reinstalled = await project!.install();
-      expect(reinstalled.status, output(reinstalled)).toBe(0);
-      expect(project!.installedVersion(name)).toBe(firstVersions.get(name));
-      return project!;
-    }
-
-    it('starts: REST answers validated by the new strict schema, MCP through the new RequiredToolsExtension', async () => {
-      const project = consumer('new-producer');
+    it('starts: REST answers validated by the v3 strict schema, MCP through the v3 RequiredToolsExtension', async () => {
+      const project = consumer('third-producer');
       const server = PACKAGES.find((p) => p.name === '@mcpproxy/server')!;
       const sdk = (server.manifest['dependencies'] ?? {}) as Record<string, string>;
       const installed = await project.install(
-        `@mcpproxy/server@${secondVersions.get('@mcpproxy/server')}`,
+        `@mcpproxy/server@${thirdVersions.get('@mcpproxy/server')}`,
         ...['@modelcontextprotocol/server', '@modelcontextprotocol/node'].map((name) => `${name}@${sdk[name]}`),
       );
       expect(installed.status, output(installed)).toBe(0);
-      expect(project.installedVersion('@mcpproxy/schema')).toBe(secondVersions.get('@mcpproxy/schema'));
+      expect(project.installedVersion('@mcpproxy/schema')).toBe(thirdVersions.get('@mcpproxy/schema'));
       const verdict = { ...(newReport['rider_instance'] as Record<string, unknown>), id: LATER_ID };
       expect(verdict).toMatchObject({ status: 'unavailable', reason: NEW_CODE });
       writeFileSync(join(project.dir, 'later.json'), JSON.stringify(verdict));
@@ -299,36 +406,48 @@ describe('across the two versions', () => {
       origin = started.match[1]!;
     }, STEP_TIMEOUT_MS);
 
-    it('the old cli exits 11 (blocked) and prints the code, without crashing', async () => {
-      const project = await pinned('@mcpproxy/cli');
-      const report = await project.runScript(consumerScript('cli-preflight.mjs'), [origin, 'an-admin-key-the-stand-in-ignores', 'none', 'demo:echo', LATER_ID]);
-      const [run] = report['preflights'] as { json: Parameters<typeof expectExit>[0] & { document: Record<string, unknown> }; table: Parameters<typeof expectExit>[0] }[];
-      expectExit(run!.json, 11);
-      expect(run!.json.document).toMatchObject({
-        verdict: 'blocked',
-        exit_code: 11,
-        carriage: 'rest',
-        tools: [{ id: 'demo:echo', status: 'ready' }, { id: LATER_ID, status: 'unavailable', reason: NEW_CODE }],
-      });
-      expectExit(run!.table, 11);
-      expect(run!.table.stdout).toContain(NEW_CODE);
+    it('installs the v2 client beside the v2 cli', async () => {
+      const project = consumer('second-client');
+      const installed = await project.install(`@mcpproxy/client@${secondVersions.get('@mcpproxy/client')}`, '@modelcontextprotocol/client');
+      expect(installed.status, output(installed)).toBe(0);
+      secondProjects.set('@mcpproxy/client', project);
     }, STEP_TIMEOUT_MS);
 
-    it("the old client's preflight reports the tool unavailable: unknown code, permanent, non-retryable, blocked, not thrown", async () => {
-      const project = await pinned('@mcpproxy/client');
-      const report = await project.runScript(consumerScript('client-preflight.mjs'), [origin, 'demo:echo', LATER_ID]);
-      // A settings-version bump only adds codes: the new extension still serves the old client's
-      // version-1 mirror, and the old client reads the version-2 answer in band, leniently.
-      expect(report, `${JSON.stringify(report)}\n${producer.output()}`).toMatchObject({
-        threw: false,
-        verdict: 'blocked',
-        carriage: 'rider',
-        tools: [
-          { id: 'demo:echo', status: 'ready' },
-          { id: LATER_ID, status: 'unavailable', reason: NEW_CODE, known: false, class: 'permanent', retryable: false },
-        ],
-      });
-    }, STEP_TIMEOUT_MS);
+    for (const release of ['v1', 'v2'] as const) {
+      const projects = release === 'v1' ? firstProjects : secondProjects;
+      const versions = (): Map<string, string> => (release === 'v1' ? firstVersions : secondVersions);
+
+      it(`the ${release} cli exits 11 (blocked) and prints the code, without crashing`, async () => {
+        const project = await pinned(projects, versions(), '@mcpproxy/cli');
+        const report = await project.runScript(consumerScript('cli-preflight.mjs'), [origin, 'an-admin-key-the-stand-in-ignores', 'none', 'demo:echo', LATER_ID]);
+        const [run] = report['preflights'] as { json: Parameters<typeof expectExit>[0] & { document: Record<string, unknown> }; table: Parameters<typeof expectExit>[0] }[];
+        expectExit(run!.json, 11);
+        expect(run!.json.document).toMatchObject({
+          verdict: 'blocked',
+          exit_code: 11,
+          carriage: 'rest',
+          tools: [{ id: 'demo:echo', status: 'ready' }, { id: LATER_ID, status: 'unavailable', reason: NEW_CODE }],
+        });
+        expectExit(run!.table, 11);
+        expect(run!.table.stdout).toContain(NEW_CODE);
+      }, STEP_TIMEOUT_MS);
+
+      it(`the ${release} client's preflight reports the tool unavailable: unknown code, permanent, non-retryable, blocked, not thrown`, async () => {
+        const project = await pinned(projects, versions(), '@mcpproxy/client');
+        const report = await project.runScript(consumerScript('client-preflight.mjs'), [origin, 'demo:echo', LATER_ID]);
+        // A settings-version bump only adds codes: the v3 extension still serves an older client's
+        // mirror, and the older client reads the v3 answer in band, leniently.
+        expect(report, `${JSON.stringify(report)}\n${producer.output()}`).toMatchObject({
+          threw: false,
+          verdict: 'blocked',
+          carriage: 'rider',
+          tools: [
+            { id: 'demo:echo', status: 'ready' },
+            { id: LATER_ID, status: 'unavailable', reason: NEW_CODE, known: false, class: 'permanent', retryable: false },
+          ],
+        });
+      }, STEP_TIMEOUT_MS);
+    }
 
     it('stops the producer, its whole process group', async () => {
       await producer.stop();
@@ -336,12 +455,12 @@ describe('across the two versions', () => {
     });
   });
 
-  it('a consumer of the new version reads every answer of the old one (the old fixtures, strictly)', async () => {
+  it('a consumer of v3 reads every answer of v2 (the v2 fixtures, strictly)', async () => {
     const oldFixtures = join(oldProject.dir, 'node_modules', '@mcpproxy', 'schema', 'fixtures');
     const report = await newProject.runScript(SCHEMA_STEP.script, [oldFixtures]);
     expect(report['fixtures_settings_version']).toBe((newReport['settings_version'] as number) - 1);
     // Valid answers stay valid (codes are never removed); the old invalid set is version-bound
-    // (a settings version of 2 was invalid then), so only the valid ones carry over.
+    // (a settings version of 3 was invalid then), so only the valid ones carry over.
     expect(report['valid_checked']).toBeGreaterThan(0);
     expect(report['valid_failures']).toEqual([]);
   });

@@ -4,9 +4,11 @@
 // rebuilt from links to the real entries, each package's node_modules (pnpm's relative links) is
 // copied link for link, so workspace links point into the copy and everything else into the one
 // installed store. pnpm commands in the copy must not install (they would write through the
-// links): run them with pnpmEnv().
+// links): run them with pnpmEnv(). A copy of an earlier commit (the v1 release) holds that
+// commit's files instead, from `git archive`, and the same links: every third-party package its
+// lockfile resolves must be installed here, which createTempWorkspace checks.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -57,12 +59,48 @@ function linkRootModules(from: string, to: string): void {
   }
 }
 
-export function createTempWorkspace(source: string, prefix = 'mcpproxy-release-repo-'): TempWorkspace {
+const GIT_TIMEOUT_MS = 120_000;
+
+/** The commit's tree, extracted into root (no .git: the copy has no history to edit). */
+function extractCommit(source: string, commit: string, root: string): void {
+  const archive = join(root, '.commit.tar');
+  execFileSync('git', ['archive', '--format=tar', '-o', archive, commit], { cwd: source, stdio: 'ignore', timeout: GIT_TIMEOUT_MS });
+  execFileSync('tar', ['-xf', archive, '-C', root], { stdio: 'ignore', timeout: GIT_TIMEOUT_MS });
+  rmSync(archive);
+}
+
+/** The resolved third-party packages a lockfile names (its packages and snapshots keys). */
+function resolvedPackages(lockfile: string): Set<string> {
+  const keys = new Set<string>();
+  let section = '';
+  for (const line of lockfile.split('\n')) {
+    if (/^\S/.test(line)) section = line;
+    else if ((section === 'packages:' || section === 'snapshots:') && /^ {2}\S.*:$/.test(line)) keys.add(`${section} ${line.trim()}`);
+  }
+  return keys;
+}
+
+/** The copy reuses this node_modules: every package the commit resolves must be installed here. */
+function expectInstalledHere(source: string, root: string, commit: string): void {
+  const installed = resolvedPackages(readFileSync(join(source, 'pnpm-lock.yaml'), 'utf8'));
+  const missing = [...resolvedPackages(readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8'))].filter((key) => !installed.has(key));
+  if (missing.length > 0) {
+    throw new Error(`${commit} resolves packages the installed tree does not have, so its copy cannot reuse this node_modules: ${missing.slice(0, 5).join(', ')}`);
+  }
+}
+
+/** A copy of the working tree, or with `commit` of that commit's tree, linked to the installed dependencies. */
+export function createTempWorkspace(source: string, prefix = 'mcpproxy-release-repo-', commit?: string): TempWorkspace {
   const root = mkdtempSync(join(tmpdir(), prefix));
-  for (const path of filesGitWouldCommit(source)) {
-    const target = join(root, path);
-    mkdirSync(dirname(target), { recursive: true });
-    cpSync(join(source, path), target, { verbatimSymlinks: true });
+  if (commit === undefined) {
+    for (const path of filesGitWouldCommit(source)) {
+      const target = join(root, path);
+      mkdirSync(dirname(target), { recursive: true });
+      cpSync(join(source, path), target, { verbatimSymlinks: true });
+    }
+  } else {
+    extractCommit(source, commit, root);
+    expectInstalledHere(source, root, commit);
   }
   linkRootModules(join(source, 'node_modules'), join(root, 'node_modules'));
   for (const member of memberDirectories(source)) {
