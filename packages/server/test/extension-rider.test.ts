@@ -112,7 +112,7 @@ describe.each(ERAS)('the rider on %s', (era) => {
 
   it.each([
     ['no declaration', {}],
-    ['a settings version above ours', { version: 2 }],
+    ['a settings version above ours', { version: SETTINGS_VERSION + 1 }],
     ['a settings version below 1', { version: 0 }],
     ['a version that is not the number 1', { version: '1' }],
   ])('is ignored when not negotiated (%s): core listing, no facet, nothing recorded', async (_what, declaration) => {

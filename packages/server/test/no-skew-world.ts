@@ -60,7 +60,7 @@ export class NoSkewWorld {
       const gateway = await startTestGateway(dir, {
         api_key: ADMIN_KEY,
         tool_quarantine: true,
-        // A hung start stays `connecting` for the whole run instead of timing out into `error`.
+        // A hung start never times out into `error` within a run.
         upstream_timeout_ms: 120_000,
         reconnect_initial_delay_ms: 50,
         reconnect_max_delay_ms: 200,
@@ -128,7 +128,9 @@ export class NoSkewWorld {
   async settle(model: { readonly listing: Listing; readonly enabled: boolean; readonly hung: boolean }): Promise<void> {
     if (!model.enabled) return this.waitFor((server) => !server.enabled, 'the server to be disabled');
     if (model.hung) {
-      await this.waitFor((server) => server.enabled && server.connection.state === 'connecting', 'a hung start (connecting)');
+      // Not ready, whichever way: a restart into a hung start reads `connecting`; a lost connection
+      // keeps `disconnected` (or a failed one `error`) through its retries until one succeeds.
+      await this.waitFor((server) => server.enabled && server.connection.state !== 'ready' && server.connection.state !== undefined, 'a hung start (not ready)');
       // The hung process resets its message count when it starts (and reads nothing until its
       // delay ends): wait until it runs, so the counts an observation compares are its own.
       return this.poll(() => this.alive() && readCount(this.files.count) === 0, 'the hung upstream to start');
