@@ -45,18 +45,33 @@ export async function startCatalogueGateway(work: string, options: CatalogueGate
   const [command, ...prefix] = options.launcher ?? [process.execPath];
   const args = options.launcher === undefined ? [SERVE, '--config', config] : [...prefix, process.execPath, SERVE, '--config', config];
   const child = new ChildHandle(command!, args);
+  try {
+    return await untilServing(child, options);
+  } catch (error) {
+    // The caller never gets the handle: stop the gateway here, or it would outlive the benchmark.
+    await child.stop();
+    throw error;
+  }
+}
+
+async function untilServing(child: ChildHandle, options: CatalogueGatewayOptions): Promise<CatalogueGateway> {
   const startMs = options.startMs ?? 120_000;
   const url = (await child.waitFor(/serving MCP at (\S+)/, startMs))[1]!;
   const tools = options.upstreams * options.perUpstream + 1;
-  const probe = rawTarget(url);
   const deadline = Date.now() + startMs;
-  try {
-    while (countTools((await rawToolsList(probe)).body) < tools) {
-      if (Date.now() > deadline) throw new Error(`the gateway did not serve ${tools} tools within ${startMs / 1000} s`);
-      await new Promise((r) => setTimeout(r, 200));
+  for (let served = 0; served < tools; ) {
+    if (Date.now() > deadline) throw new Error(`the gateway did not serve ${tools} tools within ${startMs / 1000} s (last count: ${served})`);
+    await new Promise((r) => setTimeout(r, 200));
+    // One connection per probe: a slow gateway (valgrind) may close an idle keep-alive connection
+    // just as the next probe reuses it, which says nothing about whether it serves its tools yet.
+    const probe = rawTarget(url);
+    try {
+      served = countTools((await rawToolsList(probe)).body);
+    } catch (error) {
+      if (child.process.exitCode !== null) throw error;
+    } finally {
+      probe.agent.destroy();
     }
-  } finally {
-    probe.agent.destroy();
   }
   return { child, url, tools };
 }

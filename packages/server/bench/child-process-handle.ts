@@ -25,6 +25,11 @@ export class ChildHandle {
     }
   }
 
+  /** The end of what it has written (stdout and stderr), for the report of a failure. */
+  outputTail(chars = 2000): string {
+    return this.output.slice(-chars);
+  }
+
   /** Resident set size of this process alone (not its children), from /proc. */
   rssBytes(): number {
     const status = readFileSync(`/proc/${this.process.pid}/status`, 'utf8');

@@ -25,12 +25,14 @@ const UPSTREAMS = 10;
 
 const work = mkdtempSync(join(tmpdir(), 'mcpproxy-instructions-'));
 let gateway: CatalogueGateway | undefined;
+const agents = new Set<RawTarget>();
 const watchdog = setTimeout(() => {
   process.stderr.write('listing-instructions: watchdog: giving up after 40 minutes\n');
   void cleanUp().then(() => process.exit(2));
 }, 40 * 60_000);
 
 async function cleanUp(): Promise<void> {
+  for (const target of agents) target.agent.destroy();
   await gateway?.child.stop();
   rmSync(work, { recursive: true, force: true });
 }
@@ -78,12 +80,31 @@ async function main(): Promise<void> {
   const modern = modernPair(rider);
   const posts: Record<Exclude<Variant, 'healthz'>, RawPost> = { '2025 plain': legacy.plain, '2025 rider': legacy.rider, '2026 plain': modern.plain, '2026 rider': modern.rider };
   const variants: Variant[] = ['2025 plain', '2025 rider', '2026 plain', '2026 rider', 'healthz'];
-  const targets = Object.fromEntries(variants.map((v) => [v, rawTarget(gateway!.url)])) as Record<Variant, RawTarget>;
+  const url = gateway.url;
+  const connect = (): RawTarget => {
+    const target = rawTarget(url);
+    agents.add(target);
+    return target;
+  };
+  const targets = Object.fromEntries(variants.map((v) => [v, connect()])) as Record<Variant, RawTarget>;
   const once = (v: Variant) => (v === 'healthz' ? healthz(targets[v]) : rawToolsList(targets[v], posts[v]).then(() => undefined));
   // Under valgrind a connection can idle past the server's keep-alive timeout between two of its
-  // requests; a request that meets the closing socket never reached the gateway, so it is sent again.
-  const send = (v: Variant) => once(v).catch((error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.message === 'socket hang up' ? once(v) : Promise.reject(error)));
-  for (let i = 0; i < WARMUP; i++) for (const v of variants) await send(v);
+  // requests; a request that meets the closing socket never reached the gateway, so it is sent again
+  // on a new connection (at most twice). Anything else, or a third failure, ends the run saying where.
+  const send = async (v: Variant, where: string): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(v);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const reset = code === 'ECONNRESET' || code === 'EPIPE' || (error as Error).message === 'socket hang up';
+        if (!reset || attempt === 3) throw new Error(`${v}, ${where}, attempt ${attempt}: ${(error as Error).message}`, { cause: error });
+        targets[v].agent.destroy();
+        targets[v] = connect();
+      }
+    }
+  };
+  for (let i = 0; i < WARMUP; i++) for (const v of variants) await send(v, `warm-up ${i}`);
   callgrind(pid, '--instr=on');
   const perRequest: Record<Variant, number[]> = { '2025 plain': [], '2025 rider': [], '2026 plain': [], '2026 rider': [], healthz: [] };
   for (let pass = 0; pass < PASSES; pass++) {
@@ -91,16 +112,15 @@ async function main(): Promise<void> {
       // A fresh keep-alive connection, opened before counting: the last one idled past the server's
       // keep-alive timeout while the other variants ran (valgrind makes every request slow).
       targets[v].agent.destroy();
-      targets[v] = rawTarget(gateway.url);
-      await send(v);
+      targets[v] = connect();
+      await send(v, `pass ${pass}, first request`);
       callgrind(pid, '--zero');
-      for (let i = 0; i < REQUESTS; i++) await send(v);
+      for (let i = 0; i < REQUESTS; i++) await send(v, `pass ${pass}, request ${i}`);
       const label = `${v} pass ${pass}`.replace(/ /g, '_');
       callgrind(pid, `--dump=${label}`);
       perRequest[v].push(dumpedInstructions(label) / REQUESTS);
     }
   }
-  for (const v of variants) targets[v].agent.destroy();
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const m = (v: Variant) => `${(mean(perRequest[v]) / 1e6).toFixed(2)} M`;
   const passes = (v: Variant) => perRequest[v].map((x) => (x / 1e6).toFixed(2)).join(' / ');
@@ -114,8 +134,10 @@ async function main(): Promise<void> {
 
 main()
   .then(cleanUp, async (error: unknown) => {
+    const child = gateway?.child.process;
+    const gatewayState = child === undefined ? '' : `\nthe gateway: exit code ${child.exitCode}, signal ${child.signalCode}; its output ends:\n${gateway!.child.outputTail()}`;
     await cleanUp();
-    process.stderr.write(`listing-instructions: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`listing-instructions: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}${gatewayState}\n`);
     process.exitCode = 1;
   })
   .finally(() => clearTimeout(watchdog));

@@ -1,11 +1,13 @@
 // An answer built on a prepared tools/list page (the plain page, the page with a rider's `_meta`, the
 // page with the 2026-07-28 encode fields) is sent as the page's bytes with the rest spliced in: for
 // any listing, cursor, rider and revision, those bytes are exactly JSON.stringify of the message the
-// SDK would have serialized, and a message that does not extend a page is never built from one.
+// SDK would have serialized, the page's bytes go out as they are (not copied), and a message that
+// does not extend a page is never built from one.
 import fc from 'fast-check';
 import type { ListToolsResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { carryFacet } from '../src/extension/rider-carrier.js';
+import { preparedJson } from '../src/mcp/prepared-json.js';
 import { splicedJson } from '../src/mcp/prepared-json-splice.js';
 import type { ServedListing } from '../src/mcp/served-listing.js';
 import { toolListPage } from '../src/mcp/tool-list-page.js';
@@ -62,10 +64,13 @@ function modernEncoded(result: ListToolsResult): Record<string, unknown> {
   return meta === undefined ? { ...cached, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } } : { ...cached, _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': serverInfo } };
 }
 
-function expectSpliced(message: unknown): void {
-  const spliced = splicedJson(message);
-  expect(spliced).toBeInstanceOf(Buffer);
-  expect(spliced!.toString('utf8')).toBe(JSON.stringify(message));
+/** The spliced pieces are JSON.stringify's bytes, and the page's prepared bytes are among them as they are, not copied. */
+function expectSpliced(message: unknown, page: ListToolsResult): void {
+  const pieces = splicedJson(message);
+  expect(pieces).toBeDefined();
+  expect(Buffer.concat(pieces!).toString('utf8')).toBe(JSON.stringify(message));
+  const prepared = preparedJson(page)!;
+  expect(pieces!.some((piece) => piece.buffer === prepared.buffer && piece.byteOffset === prepared.byteOffset)).toBe(true);
 }
 
 /** Every page of a cursor walk over the listing. */
@@ -93,9 +98,9 @@ describe('answers spliced from a prepared page are JSON.stringify of the message
           ];
           for (const result of answers) {
             // The SDK's response object puts `result` first; a hand-built one may not.
-            expectSpliced({ result, jsonrpc: '2.0', id });
-            expectSpliced({ jsonrpc: '2.0', id, result });
-            expectSpliced(result);
+            expectSpliced({ result, jsonrpc: '2.0', id }, page);
+            expectSpliced({ jsonrpc: '2.0', id, result }, page);
+            expectSpliced(result, page);
           }
         }
       }),
@@ -114,7 +119,7 @@ describe('answers spliced from a prepared page are JSON.stringify of the message
         // An added member may land before the page's own (an integer-like key is enumerated first),
         // replace one of them, or be a toJSON that JSON.stringify would call instead: then nothing is
         // spliced and the SDK serializes the message as usual.
-        if (spliced !== undefined) expect(spliced.toString('utf8')).toBe(JSON.stringify(message));
+        if (spliced !== undefined) expect(Buffer.concat(spliced).toString('utf8')).toBe(JSON.stringify(message));
         const pageKeys = Object.keys(page);
         const extendsPage =
           Object.keys(result).slice(0, pageKeys.length).every((key, i) => key === pageKeys[i] && result[key] === (page as Record<string, unknown>)[key]) &&

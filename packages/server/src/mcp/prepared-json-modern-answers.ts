@@ -17,7 +17,7 @@ import { splicedJson } from './prepared-json-splice.js';
  * the real bytes (prepared-json-response.ts), which {@link answer} puts in the SDK's response.
  */
 export class PreparedModernAnswers {
-  readonly #bodies = new WeakMap<Request, Buffer>();
+  readonly #bodies = new WeakMap<Request, readonly Buffer[]>();
 
   /** Makes the answer `server` gives in `exchange` go out as prepared bytes when it is built on them. */
   watch(server: Server, exchange: Request): void {

@@ -15,10 +15,22 @@ export function answersStandIn(response: Response): boolean {
   return response.status === 200 && response.headers.get('content-type')?.startsWith('application/json') === true;
 }
 
-/** The SDK's response around a stand-in, with `body` (the real answer's bytes) as its body. */
-export async function withPreparedBody(response: Response, body: Buffer): Promise<Response> {
+/**
+ * The SDK's response around a stand-in, with the real answer's bytes as its body: `pieces` written
+ * one after another as they are. A Response made from one buffer copies it; a stream of the pieces
+ * hands the cached page bytes to the socket without a copy (a plain stream, not a byte stream, which
+ * would detach them).
+ */
+export async function withPreparedBody(response: Response, pieces: readonly Buffer[]): Promise<Response> {
   await response.body?.cancel();
   const headers = new Headers(response.headers);
-  headers.set('content-length', String(body.length));
+  headers.set('content-length', String(pieces.reduce((sum, piece) => sum + piece.length, 0)));
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < pieces.length) controller.enqueue(pieces[next++]!);
+      else controller.close();
+    },
+  });
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

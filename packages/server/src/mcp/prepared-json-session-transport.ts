@@ -41,7 +41,7 @@ export class PreparedJsonSessionTransport implements Transport {
   readonly #idsOf = new WeakMap<Request, RequestId[]>();
   /** Messages per exchange; prepared bytes replace a body only when it answers exactly one. */
   readonly #messageCount = new WeakMap<Request, number>();
-  readonly #preparedBody = new WeakMap<Request, Buffer>();
+  readonly #preparedBody = new WeakMap<Request, readonly Buffer[]>();
 
   constructor(options: SessionTransportOptions) {
     this.#http = new WebStandardStreamableHTTPServerTransport({ ...options, enableJsonResponse: true });
@@ -109,7 +109,7 @@ export class PreparedJsonSessionTransport implements Transport {
   }
 
   /** Serves one HTTP exchange of the session (POST, GET stream, DELETE) through the SDK transport. */
-  async handleRequest(request: Request, options: { authInfo: AuthInfo }): Promise<Response> {
+  async handleRequest(request: Request, options: { authInfo: AuthInfo; parsedBody?: unknown }): Promise<Response> {
     let response: Response;
     try {
       response = await this.#http.handleRequest(request, options);

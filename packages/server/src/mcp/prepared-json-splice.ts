@@ -11,13 +11,29 @@ const SEARCH_DEPTH = 2;
  * serialized and spliced in before its closing brace. So an answer costs the serialization of what it
  * adds to the listing, not of the listing.
  *
+ * The text comes in pieces, in order: the prepared bytes are handed on as they are (views, never
+ * copied), to be written one after another; only the pieces around them are new.
+ *
  * Undefined when nothing in the message (down to a result's own members) has prepared bytes: the
  * caller serializes it as usual.
  */
-export function splicedJson(message: unknown): Buffer | undefined {
+export function splicedJson(message: unknown): readonly Buffer[] | undefined {
   const parts = partsOf(message, SEARCH_DEPTH);
   if (parts === undefined) return undefined;
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+  // Neighbouring strings go out as one piece.
+  const pieces: Buffer[] = [];
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    if (text !== '') pieces.push(Buffer.from(text, 'utf8'));
+    text = '';
+    pieces.push(part);
+  }
+  if (text !== '') pieces.push(Buffer.from(text, 'utf8'));
+  return pieces;
 }
 
 type Parts = (string | Buffer)[];
