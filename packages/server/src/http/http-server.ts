@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { allowedAuthorities, checkHostAndOrigin, type AllowedAuthorities, type ConfiguredAuthorities } from './host-origin-guard.js';
 import { HEALTHZ_PATH } from './healthz-route.js';
-import type { HttpRoute } from './http-route.js';
+import { requestPath, routeRequest, type HttpRoute } from './http-route.js';
 import { jsonRpcErrorBody } from '../mcp/json-rpc-error-response.js';
 import { sendJson } from './json-response.js';
 import { listenerOrigin, type ListenAddress } from './listen-address.js';
@@ -68,7 +68,7 @@ async function dispatch(
     sendJson(res, 503, jsonRpcErrorBody(-32603, 'Starting'));
     return;
   }
-  const pathname = pathOf(req.url);
+  const pathname = requestPath(req.url);
   // /healthz answers a constant and takes no credential, so a rebound page learns nothing from it,
   // while a load balancer's health check sends the instance's address as Host, which no
   // allowed_hosts entry can name in advance.
@@ -79,20 +79,8 @@ async function dispatch(
     sendJson(res, 403, body);
     return;
   }
-  for (const route of options.routes) {
-    const handle = route.match(pathname);
-    if (handle !== undefined) {
-      await handle(req, res);
-      return;
-    }
-  }
+  if (await routeRequest(options.routes, pathname, req, res)) return;
   sendJson(res, 404, { code: 'not_found', message: `No route for ${pathname}`, path: pathname });
-}
-
-function pathOf(rawUrl: string | undefined): string {
-  const url = rawUrl ?? '/';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
 
 function listen(server: Server, address: ListenAddress): Promise<void> {

@@ -39,7 +39,7 @@ export function acquireDataDirLock(dataDir: string): LockResult {
         }
       }
       const holder = readHolderPid(path);
-      if (holder !== undefined && isRunning(holder)) {
+      if (holder !== undefined && isProcessRunning(holder)) {
         return {
           ok: false,
           error: {
@@ -81,7 +81,8 @@ function readHolderPid(path: string): number | undefined {
   }
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid runs (as any user). */
+export function isProcessRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
