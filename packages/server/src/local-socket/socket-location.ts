@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_ADDRESS_FILE } from '../gateway-address-record.js';
 
 /** The operator socket's name in the data directory. */
 export const SOCKET_FILE_NAME = 'gateway.sock';
@@ -56,5 +57,5 @@ export function chooseSocketLocation(dataDir: string, options: SocketLocationOpt
     return { ok: false, message: `no local socket: ${inDataDir} is over the ${max}-byte limit of a socket path, and no private directory could be made in ${base}: ${cause instanceof Error ? cause.message : String(cause)}` };
   }
   const path = join(privateDir, SOCKET_FILE_NAME);
-  return { ok: true, path, privateDir, note: `${inDataDir} is ${length} bytes, over the ${max}-byte limit of a socket path: the socket is ${path} instead (named in ${SOCKET_FILE_NAME.replace('.sock', '.json')})` };
+  return { ok: true, path, privateDir, note: `${inDataDir} is ${length} bytes, over the ${max}-byte limit of a socket path: the socket is ${path} instead (named in ${GATEWAY_ADDRESS_FILE})` };
 }
