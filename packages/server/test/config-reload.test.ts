@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { FIXTURE_MAIN, SERVE_MAIN, TempDir, toolText } from './gateway-harness.js';
-import { eventually } from './fixture-process.js';
+import { eventually, processRunning } from './fixture-process.js';
 import { socketRequest } from './socket-request.js';
 
 const ADMIN_KEY = 'a-configured-admin-key-123';
@@ -56,14 +56,6 @@ const fixture = (name: string, args: readonly string[], extra: Record<string, un
   ...extra,
 });
 const pidOf = (name: string) => Number(readFileSync(join(dir.path, `${name}.pid`), 'utf8'));
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Waits until the gateway's stderr has `text` after the first `after` characters. */
 const logged = (held: Held, text: string, after = 0) => eventually(() => expect(held.stderr().slice(after)).toContain(text), 30_000, 50);
@@ -115,8 +107,8 @@ describe('serve --stdio, config reload', () => {
       expect(held.listChanged()).toBeGreaterThan(heardBefore);
       // The kept servers: the same upstream processes, the same quarantine and approvals.
       expect([pidOf('keep'), pidOf('held')]).toEqual([pids.keep, pids.held]);
-      expect([running(pids.keep), running(pids.held)]).toEqual([true, true]);
-      await eventually(() => expect(running(pids.gone)).toBe(false));
+      expect([processRunning(pids.keep), processRunning(pids.held)]).toEqual([true, true]);
+      await eventually(() => expect(processRunning(pids.gone)).toBe(false));
       expect(pidOf('chg')).not.toBe(pids.chg);
       const servers = await rest<{ servers: { name: string; quarantined: boolean }[] }>(held, 'GET', '/api/v1/servers');
       expect(servers.servers.map((s) => [s.name, s.quarantined])).toEqual([['chg', false], ['held', true], ['keep', false], ['new', false]]);
@@ -141,7 +133,7 @@ describe('serve --stdio, config reload', () => {
       }
       expect(toolText(await held.client.callTool({ name: 'keep:k1', arguments: { still: 'served' } }))).toContain('served');
       expect(await names(held)).toEqual(['describe_tool', 'chg:c1', 'keep:k1', 'new:delete_everything', 'new:echo', 'new:get_greeting']);
-      expect([pidOf('keep'), running(pids.keep)]).toEqual([pids.keep, true]);
+      expect([pidOf('keep'), processRunning(pids.keep)]).toEqual([pids.keep, true]);
 
       // A setting the gateway cannot change while it runs is named, and kept.
       const at = held.stderr().length;
@@ -162,6 +154,7 @@ describe('serve --stdio, config reload', () => {
     const held = await holdStdioGateway(configFile, dataDir);
     try {
       expect(await names(held)).toContain('one:echo');
+      await logged(held, `watch_config: reloading ${configFile} whenever it changes`);
       const at = held.stderr().length;
       writeFileSync(configFile, JSON.stringify({ ...base, servers: [fixture('one', ['--demo']), fixture('two', ['--demo'])] }));
       await logged(held, 'config reload: done', at);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAndResolve, type ResolvedConfig } from '../src/config/gateway-config.js';
 import type { Store } from '../src/store/store.js';
 import { cleanupAfterEach } from './cleanup-after-each.js';
-import { eventually, tool, type Scratch } from './fixture-process.js';
+import { eventually, processRunning, tool, type Scratch } from './fixture-process.js';
 import { fixtureServer, startHarness, type Harness } from './runtime-harness.js';
 
 const cleanups = cleanupAfterEach();
@@ -17,14 +17,6 @@ function pidOf(s: Scratch, name: string): number {
   return s.readCount(`${name}.pid`);
 }
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The harness's config with these servers and profiles, resolved as a reload resolves it. */
 function nextConfig(h: Harness, servers: readonly Record<string, unknown>[], extra: Record<string, unknown> = {}): ResolvedConfig {
@@ -92,11 +84,11 @@ describe('runtime.reconfigure', () => {
     expect(h.server('keep')).toBe(before.keep);
     expect(h.server('held')).toBe(before.held);
     expect([pidOf(s, 'keep'), pidOf(s, 'held'), pidOf(s, 'gated')]).toEqual([pids.keep, pids.held, pids.gated]);
-    expect([running(pids.keep), running(pids.held), running(pids.gated)]).toEqual([true, true, true]);
+    expect([processRunning(pids.keep), processRunning(pids.held), processRunning(pids.gated)]).toEqual([true, true, true]);
 
     const snapshot = () => h.runtime.current().snapshot;
     expect(snapshot().servers.has('gone')).toBe(false);
-    await eventually(() => expect(running(pids.gone)).toBe(false));
+    await eventually(() => expect(processRunning(pids.gone)).toBe(false));
     expect(classifyTool(h.server('gated'), 'g2', true)).toBe('tool_denied_by_config');
     expect(h.server('gated').connection.state).toBe('ready');
     expect([...snapshot().profiles.get('team')!]).toEqual(['keep', 'new']);
@@ -104,7 +96,7 @@ describe('runtime.reconfigure', () => {
     // The changed server runs its new command and keeps its approvals: c1 as approved, c2 new and pending.
     await h.until('chg', (server) => server.connection.state === 'ready' && server.tools.has('c2'));
     expect(pidOf(s, 'chg')).not.toBe(pids.chg);
-    expect(running(pids.chg)).toBe(false);
+    expect(processRunning(pids.chg)).toBe(false);
     expect(h.server('chg').approvals.get('c1')?.status).toBe('approved');
     expect(h.server('chg').approvals.get('c2')?.status).toBe('pending');
     // The added server is new to the store: quarantined, and remembered so.

@@ -82,7 +82,7 @@ export class ConfigReloads {
     for (const line of reloadLogLines(result)) log(`config reload: ${line}`);
     if (loaded.config.watch_config !== (this.stopWatching !== undefined)) {
       this.setWatch(loaded.config.watch_config);
-      log(`config reload: watch_config ${loaded.config.watch_config ? 'on: reloading when the file changes' : 'off'}`);
+      if (!loaded.config.watch_config) log('config reload: watch_config off');
     }
     log('config reload: done');
   }
@@ -96,6 +96,7 @@ export class ConfigReloads {
     }
     if (this.stopWatching !== undefined) return;
     this.stopWatching = watchConfigFile(configPath, () => void this.request('file change'), (error) => log(`watching ${configPath}: ${error.message}`));
+    log(`watch_config: reloading ${configPath} whenever it changes`);
   }
 
   private readText(): string | undefined {

@@ -200,41 +200,42 @@ export class LiveRuntime implements GatewayRuntime {
       changes.added.length === 0 ? Promise.resolve([]) : this.store.listApprovals(),
     ]);
     const added = await this.admit(changes.added, overrides, known, approvalsByServer(approvals));
+    if (this.closed) throw new RuntimeError('runtime_closed', 'the gateway is shutting down');
 
-    for (const name of changes.removed) {
+    const removed = changes.removed.flatMap((name) => {
       const entry = this.servers.get(name);
-      if (entry === undefined) continue;
       // Out of the map first: the stopping connection's last events then find no server to update.
       this.servers.delete(name);
-      await entry.connection.stop();
-    }
-    for (const config of changes.reconnected) {
+      return entry === undefined ? [] : [entry.connection.stop()];
+    });
+    const reconnected = changes.reconnected.map(async (config) => {
       const entry = this.servers.get(config.name);
-      if (entry === undefined) continue;
+      if (entry === undefined) return;
       // The old process goes before the new one starts: an upstream may hold something only one of it can.
       await entry.connection.stop();
       entry.config = config;
       entry.connection = this.connect(config);
       entry.reconciledTools = undefined;
       this.takeFlags(entry, overrides.get(config.name));
-      if (entry.enabled) entry.connection.start();
+      if (entry.enabled) this.startIfOpen(entry.connection);
       this.refreshServer(entry);
-    }
-    for (const config of changes.updated) {
+    });
+    const updated = changes.updated.map(async (config) => {
       const entry = this.servers.get(config.name);
-      if (entry === undefined) continue;
+      if (entry === undefined) return;
       const wasEnabled = entry.enabled;
       entry.config = config;
       this.takeFlags(entry, overrides.get(config.name));
-      if (entry.enabled && !wasEnabled) entry.connection.start();
+      if (entry.enabled && !wasEnabled) this.startIfOpen(entry.connection);
       if (!entry.enabled && wasEnabled) await entry.connection.stop();
       // The approval model reads these flags: reconcile the listing it has with them, as a start would.
       entry.reconciledTools = undefined;
       this.connectionChanged(config.name);
-    }
+    });
+    await Promise.all([...removed, ...reconnected, ...updated]);
     for (const entry of added) {
       this.servers.set(entry.config.name, entry);
-      if (entry.enabled) entry.connection.start();
+      if (entry.enabled) this.startIfOpen(entry.connection);
     }
     this.profiles = next.profiles;
     this.publishNow();
@@ -300,6 +301,11 @@ export class LiveRuntime implements GatewayRuntime {
   private takeFlags(entry: ServerEntry, override: ServerOverride | undefined): void {
     entry.enabled = override?.enabled ?? entry.config.enabled;
     entry.quarantined = override?.quarantined ?? entry.config.quarantined ?? false;
+  }
+
+  /** A reload that outlived close() must not leave an upstream running. */
+  private startIfOpen(connection: UpstreamConnection): void {
+    if (!this.closed) connection.start();
   }
 
   private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
