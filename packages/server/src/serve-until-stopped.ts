@@ -36,6 +36,8 @@ export type ServeOutcome = { readonly ok: true } | { readonly ok: false; readonl
  * stopped waiting for the shutdown. With stdio, a data directory held by a running gateway means
  * relaying this session to it. Settles when the gateway has stopped or could not start.
  */
+const RELAY_ROUNDS = 3;
+
 export async function serveUntilStopped(options: ServeOptions): Promise<ServeOutcome> {
   const { stdio, say, log } = options;
   // Listen for signals before anything slow, so one that arrives during start-up still stops cleanly.
@@ -65,15 +67,19 @@ export async function serveUntilStopped(options: ServeOptions): Promise<ServeOut
     say(`Generated an admin API key (shown once; stored in ${config.api_key_file ?? config.data_dir}):`);
     say(`  ${config.api_key}`);
   }
-  const started = await startGateway(config, { stdio, log });
-  if (!started.ok) {
-    if (stdio && started.error.code === 'data_dir_locked') {
-      onReload = () => log('SIGHUP: this process relays to the gateway that holds the data directory; send SIGHUP to that one');
-      const relayed = await relayToRunningGateway({ dataDir: config.data_dir, apiKey: config.api_key, stopped, log });
-      return relayed.ok ? { ok: true } : { ok: false, code: 'relay', message: relayed.message };
-    }
-    return { ok: false, code: 'config', message: inUseBy(started.error, config.data_dir) };
+  let started = await startGateway(config, { stdio, log });
+  // A second stdio gateway relays to the one holding the data directory; when that one lets it go
+  // first (it was stopping), this one starts after all. A few rounds, not for ever.
+  for (let round = 0; stdio && !started.ok && started.error.code === 'data_dir_locked' && round < RELAY_ROUNDS; round += 1) {
+    onReload = () => log('SIGHUP: this process relays to the gateway that holds the data directory; send SIGHUP to that one');
+    const relayed = await relayToRunningGateway({ dataDir: config.data_dir, apiKey: config.api_key, stopped, log });
+    if (relayed.kind === 'done') return { ok: true };
+    if (relayed.kind === 'refused') return { ok: false, code: 'config', message: relayed.message };
+    if (relayed.kind === 'ended') return { ok: false, code: 'relay', message: relayed.message };
+    onReload = () => void (reloadRequested = true);
+    started = await startGateway(config, { stdio, log });
   }
+  if (!started.ok) return { ok: false, code: 'config', message: inUseBy(started.error, config.data_dir) };
   const gateway = started.gateway;
   const source = config.source === EMBEDDED_DEFAULT ? 'the embedded default configuration' : config.source;
   let forgetAddress = (): void => {};

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { ERAS, FIXTURE_MAIN, SERVE_MAIN, TempDir, toolText } from './gateway-harness.js';
 import { ChildStdioTransport } from './child-stdio-transport.js';
+import { eventually } from './fixture-process.js';
 
 let dir: TempDir;
 beforeEach(() => {
@@ -116,5 +117,30 @@ describe('a second serve --stdio that cannot relay', () => {
     } finally {
       await first.client.close();
     }
+  });
+
+  it('starts a gateway of its own when the one holding the data directory lets it go before it could be reached', async () => {
+    // A gateway that is stopping: it holds the lock and has already removed its record.
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const dataDir = join(dir.path, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    writeFileSync(join(dataDir, 'gateway.lock'), `${holder.pid}\n`);
+    const child = spawn(process.execPath, [SERVE_MAIN, '--stdio', '--config', config('restarted')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const client = new Client({ name: 'relay-test', version: '1.0.0' });
+    const connected = client.connect(new ChildStdioTransport(child));
+    try {
+      await eventually(() => expect(stderr).toContain(`is held by pid ${holder.pid}, which has not recorded where it can be reached yet: waiting`), 30_000, 50);
+      holder.kill('SIGKILL');
+      await connected;
+      expect((await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toContain('demo:echo');
+      expect(stderr).toContain('gateway serving MCP on stdio');
+    } finally {
+      holder.kill('SIGKILL');
+      await client.close();
+    }
+    expect(await exited).toBe(0);
   });
 });

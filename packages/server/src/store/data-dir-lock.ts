@@ -72,6 +72,12 @@ function ownedLock(path: string): DataDirLock {
   return { path, release };
 }
 
+/** The pid of the running process that holds `dataDir`'s lock; undefined when none does (no lock, or a stale one). */
+export function dataDirLockHolder(dataDir: string): number | undefined {
+  const holder = readHolderPid(join(dataDir, LOCK_FILE_NAME));
+  return holder !== undefined && isProcessRunning(holder) ? holder : undefined;
+}
+
 function readHolderPid(path: string): number | undefined {
   try {
     const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
