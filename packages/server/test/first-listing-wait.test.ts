@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFirstListingWait } from '../src/mcp/first-listing-wait.js';
 import { cleanupAfterEach } from './cleanup-after-each.js';
+import { eventually } from './fixture-process.js';
 import { ManualClock } from './manual-clock.js';
 import { fixtureServer, startHarness } from './runtime-harness.js';
 
@@ -18,14 +19,19 @@ const neverAnswers = (name: string) => fixtureServer(name, ['--demo', '--start-d
 describe('the first-listing wait', () => {
   it('ends as soon as every listable server has settled (ready or failed), without the clock moving', async () => {
     const scratch = cleanups.scratch();
-    const h = await startHarness(scratch, { servers: [fixtureServer('slow', ['--demo', '--start-delay-ms', '1500'], { quarantined: false }), exitsAtOnce('broken')] });
+    const pidFile = scratch.file('slow.pid');
+    // The slow fixture holds its start until it gets SIGUSR1: released below, once the wait is on.
+    const h = await startHarness(scratch, { upstream_timeout_ms: 600_000, servers: [fixtureServer('slow', ['--demo', '--start-delay-ms', '3600000', '--pid-file', pidFile], { quarantined: false }), exitsAtOnce('broken')] });
     cleanups.defer(() => h.stop());
     const clock = new ManualClock();
     const bounds: string[][] = [];
     const wait = startFirstListingWait(h.runtime, 60_000, clock, (starting) => bounds.push([...starting]));
     const pending = wait.pending();
-    // The slow fixture answers nothing for 1.5 s after its spawn, which the runtime start has just begun.
     expect(pending).toBeDefined();
+    await h.until('broken', (server) => server.connection.state === 'error');
+    expect(wait.pending()).toBe(pending);
+    await eventually(() => expect(scratch.readCount('slow.pid')).toBeGreaterThan(0));
+    process.kill(scratch.readCount('slow.pid'), 'SIGUSR1');
     await pending;
     expect(h.server('slow').connection.state).toBe('ready');
     expect(h.server('broken').connection.state).toBe('error');
