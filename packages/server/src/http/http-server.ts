@@ -22,7 +22,7 @@ export interface HttpServerOptions {
  * only the request: an SSE response streams on for as long as it likes once the request is in.
  */
 export const REQUEST_TIMEOUT_MS = 60_000;
-const HEADERS_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 30_000;
 
 export interface RunningHttpServer {
   /** Origin of the listener, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */

@@ -2,7 +2,7 @@ import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { requestPath, routeRequest, type HttpRoute } from '../http/http-route.js';
-import { REQUEST_TIMEOUT_MS } from '../http/http-server.js';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../http/http-server.js';
 import { sendJson } from '../http/json-response.js';
 import { chooseSocketLocation, type SocketLocationOptions } from './socket-location.js';
 
@@ -59,7 +59,8 @@ export async function openLocalSocket(options: LocalSocketOptions): Promise<Loca
     });
   });
   server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.headersTimeout = Math.min(30_000, REQUEST_TIMEOUT_MS);
+  // As on the HTTP listener: a client that trickles or stalls its request does not hold a socket for ever.
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
   // Upgraded connections leave the HTTP server's bookkeeping (closeAllConnections does not see them)
   // but still hold server.close() open: they are ended here on close.
   const upgraded = new Set<Duplex>();
