@@ -30,14 +30,20 @@ function config(name: string, firstListingWaitMs: number): string {
   );
 }
 
-/** The first tools/list of a fresh stdio gateway; `release` (if given) runs while that listing is pending. */
-async function firstListing(configFile: string, release?: () => Promise<void>): Promise<string[]> {
+/**
+ * The first tools/list of a fresh stdio gateway, with the upstream's start released while that listing
+ * is pending (`releaseFirst`) or only once it has come back.
+ */
+async function firstListing(name: string, firstListingWaitMs: number, releaseFirst: boolean): Promise<string[]> {
   const client = new Client({ name: 'first-listing-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVE_MAIN, '--stdio', '--config', configFile], stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVE_MAIN, '--stdio', '--config', config(name, firstListingWaitMs)], stderr: 'ignore' }));
   try {
     const listing = client.listTools(undefined, { cacheMode: 'bypass' });
-    await release?.();
-    return (await listing).tools.map((tool) => tool.name);
+    if (releaseFirst) await releaseStart(name);
+    const names = (await listing).tools.map((tool) => tool.name);
+    // A start still held would outlive the gateway, whose shutdown the client cuts short after 2 s.
+    if (!releaseFirst) await releaseStart(name);
+    return names;
   } finally {
     await client.close();
   }
@@ -52,11 +58,11 @@ async function releaseStart(name: string): Promise<void> {
 
 describe('serve --stdio, the first tools/list', () => {
   it('waits for a slow upstream\'s first listing and lists its tools', async () => {
-    expect(await firstListing(config('waits', 60_000), () => releaseStart('waits'))).toEqual(['describe_tool', 'slow:delete_everything', 'slow:echo', 'slow:get_greeting']);
+    expect(await firstListing('waits', 60_000, true)).toEqual(['describe_tool', 'slow:delete_everything', 'slow:echo', 'slow:get_greeting']);
   });
 
   it('answers at once with first_listing_wait_ms 0', async () => {
-    // The upstream is never released: only a listing that did not wait can have come back.
-    expect(await firstListing(config('off', 0))).toEqual(['describe_tool']);
+    // The upstream is released only after the answer: only a listing that did not wait can have come back.
+    expect(await firstListing('off', 0, false)).toEqual(['describe_tool']);
   });
 });
