@@ -720,6 +720,16 @@ export interface GatewayConfig {
    */
   readonly data_dir?: string;
   /**
+   * stdio sessions only (`serve --stdio`, and sessions a second stdio gateway relays to this
+   * one): how long a tools/list answered in the first moments after start may wait for the
+   * upstreams to finish their first listing, so that a client that ignores
+   * notifications/tools/list_changed still sees their tools. The answer comes as soon as
+   * every enabled, unquarantined server has settled (ready, or its first attempt failed), and
+   * never later than this many milliseconds after the gateway started; later listings never
+   * wait. 0 turns the wait off. Keep it well below your MCP client's request timeout.
+   */
+  readonly first_listing_wait_ms?: number;
+  /**
    * Address the one HTTP server (MCP at /mcp, REST at /api/v1) listens on, host:port.
    * Loopback unless you mean otherwise; port 0 picks a free port.
    */
@@ -773,6 +783,14 @@ export interface GatewayConfig {
    * tools/list). An upstream that hangs is reported as an error, never waited on forever.
    */
   readonly upstream_timeout_ms?: number;
+  /**
+   * When true, the gateway reloads this file whenever it changes, as it does on SIGHUP:
+   * added, removed and changed servers and profiles apply at once without touching the other
+   * servers' connections; an invalid file is refused (the running configuration stays); a
+   * setting that needs a restart is named in the log. Without a configuration file there is
+   * nothing to watch.
+   */
+  readonly watch_config?: boolean;
 }
 
 /**
