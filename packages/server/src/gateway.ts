@@ -12,12 +12,14 @@ import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { mcpRoute } from './http/mcp-route.js';
+import { uiRoute } from './http/ui-route.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
 import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
 import type { McpIdentity } from './mcp/mcp-identity.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
 import { createPreflightSeam } from './preflight/preflight-seam.js';
+import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
 import { openStore, type Store } from './store/store.js';
@@ -54,7 +56,7 @@ export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway
 /**
  * The composition root: opens the store (taking the data-dir lock), starts the runtime (upstreams
  * connect in the background), then serves over HTTP on config.listen (MCP at /mcp and /mcp/p/<profile>,
- * REST under /api/v1, /healthz) or MCP over stdio.
+ * REST under /api/v1, the operator UI under /ui, /healthz) or MCP over stdio.
  */
 export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
   const listen = parseListenAddress(config.listen);
@@ -108,12 +110,14 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
 
   const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
   const tokens = createAgentTokenLookup(configTokens(config), store);
+  const events = new GatewayEventFeed(runtime);
   const rest = restApiRoute({
     runtime,
     store,
     preflight,
     credentials: { adminKey: secretDigest(config.api_key), tokens },
     configTokens: config.agent_tokens,
+    events,
     // A revoked token's requests are refused from now on; what it already holds open ends too.
     onTokenRevoked: (name) => endpoint.closeToken(name),
     onError: (e) => options.log?.(`rest: ${asError(e).message}`),
@@ -125,8 +129,9 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, uiRoute(), mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
+    events.close();
     await endpoint.close();
     await shutDown(runtime, store);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
@@ -149,6 +154,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       runtime,
       close: once(async () => {
         unsubscribe();
+        events.close();
         await endpoint.close();
         await http.close();
         await shutDown(runtime, store);
