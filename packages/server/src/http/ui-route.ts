@@ -35,7 +35,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * listener behind its Host/Origin guard. They hold no data and no credential: the UI signs in with
  * the admin API key, which it keeps in the tab's sessionStorage and sends as X-API-Key to /api/v1.
  */
-export function uiRoute(assets: ReadonlyMap<string, UiAsset> | undefined = loadUiAssets()): HttpRoute {
+export function uiRoute(load: () => ReadonlyMap<string, UiAsset> | undefined = loadUiAssets): HttpRoute {
+  const assets = load();
   return {
     match(pathname) {
       if (pathname !== UI_PATH && !pathname.startsWith(`${UI_PATH}/`)) return undefined;
