@@ -94,6 +94,7 @@ function Verdicts({ answer }: { answer: RestPreflightResponse }) {
               <th scope="col">Status</th>
               <th scope="col">Reason</th>
               <th scope="col">Retryable</th>
+              <th scope="col">Action</th>
               <th scope="col">Detail</th>
               <th scope="col">Remediation</th>
               <th scope="col">Did you mean</th>
@@ -106,6 +107,7 @@ function Verdicts({ answer }: { answer: RestPreflightResponse }) {
                 <td data-field="status">{tool.status}</td>
                 <td data-field="reason">{'reason' in tool ? tool.reason : '—'}</td>
                 <td>{'retryable' in tool && tool.retryable !== undefined ? String(tool.retryable) : '—'}</td>
+                <td data-field="action">{'action' in tool && tool.action !== undefined ? tool.action : '—'}</td>
                 <td class="wrap">{'detail' in tool ? tool.detail : ''}</td>
                 <td class="wrap">{'remediation' in tool ? <code>{tool.remediation}</code> : ''}</td>
                 <td data-field="did-you-mean">{'did_you_mean' in tool && tool.did_you_mean !== undefined ? tool.did_you_mean.join(', ') : ''}</td>

@@ -105,12 +105,14 @@ describe('preflight and activity', () => {
     expect(await row(page, 'data-tool', 'demo:echo').locator('[data-field="status"]').textContent()).toBe('ready');
     expect(await row(page, 'data-tool', 'demo:ech').locator('[data-field="did-you-mean"]').textContent()).toBe('demo:echo');
     expect(await row(page, 'data-tool', 'ghost:anything').locator('[data-field="reason"]').textContent()).toBe('server_not_configured');
+    expect(await row(page, 'data-tool', 'ghost:anything').locator('[data-field="action"]').textContent()).toBe('configure');
     expect(await row(page, 'data-tool', 'ghost:anything').textContent()).toContain('mcpproxy');
 
     // As the token would see it: an unconfigured server reads exactly like an unknown tool.
     await page.getByLabel('Evaluate as').selectOption('demo-only');
     await page.getByRole('button', { name: 'Run preflight' }).click();
     await row(page, 'data-tool', 'ghost:anything').locator('[data-field="reason"]', { hasText: 'not_found' }).waitFor();
+    await screenshot(page, 'preflight-as-token-1280');
     await page.close();
   });
 
@@ -139,6 +141,7 @@ describe('preflight and activity', () => {
     await page.getByLabel('Server').selectOption('demo');
     await page.getByRole('button', { name: 'Search' }).click();
     await found.waitFor();
+    await screenshot(page, 'activity-filtered-1280');
     await page.close();
   });
 });
@@ -153,6 +156,7 @@ describe('tokens', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = await page.locator('[data-field="secret"]').inputValue();
     expect(secret).toMatch(/^mcpp_/);
+    await screenshot(page, 'tokens-created-1280');
     expect((await rest(gateway.origin, { bearer: secret }, 'GET', '/tools')).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke ui-made' }).click();
