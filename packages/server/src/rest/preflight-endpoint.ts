@@ -2,7 +2,7 @@ import type { ApiErrorCode } from '@mcpproxy/schema';
 import { jsonOf } from '../json/frozen-json.js';
 import type { PreflightErrorCode } from '../preflight/preflight-error.js';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
-import type { TokenScopeByName } from '../auth/token-grant-by-name.js';
+import type { TokenScopeByName } from '../auth/token-scope-by-name.js';
 import { apiError } from './api-error.js';
 import type { RestEndpoint, RestReply, RestRequest } from './rest-endpoint.js';
 

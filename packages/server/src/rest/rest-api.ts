@@ -3,7 +3,7 @@ import type { HttpRoute } from '../http/http-route.js';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import type { Store } from '../store/store.js';
-import { tokenScopeByName } from '../auth/token-grant-by-name.js';
+import { tokenScopeByName } from '../auth/token-scope-by-name.js';
 import { activityEndpoint } from './activity-endpoint.js';
 import { eventsEndpoint } from './events-endpoint.js';
 import type { GatewayEventFeed } from './gateway-event-feed.js';
