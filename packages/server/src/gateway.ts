@@ -10,6 +10,7 @@ import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { mcpRoute } from './http/mcp-route.js';
+import { uiRoute } from './http/ui-route.js';
 import { openLocalSocket, type RunningLocalSocket } from './local-socket/local-socket-server.js';
 import type { SocketLocationOptions } from './local-socket/socket-location.js';
 import { stdioRelayChannel } from './local-socket/stdio-relay-channel.js';
@@ -22,6 +23,7 @@ import { notifyToolListChanges } from './mcp/tools-changed-notifier.js';
 import { createPreflightSeam } from './preflight/preflight-seam.js';
 import { REAL_CLOCK, type WaitClock } from './preflight/wait-clock.js';
 import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js';
+import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
 import { openStore, type Store } from './store/store.js';
@@ -64,7 +66,7 @@ export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway
  * The composition root: opens the store (taking the data-dir lock), starts the runtime (upstreams
  * connect in the background), opens the local socket in the data directory (REST under /api/v1 and
  * the stdio relay channel), then serves over HTTP on config.listen (MCP at /mcp and /mcp/p/<profile>,
- * REST under /api/v1, /healthz) or MCP over stdio.
+ * REST under /api/v1, the operator UI under /ui, /healthz) or MCP over stdio.
  */
 export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
   const listen = parseListenAddress(config.listen);
@@ -124,18 +126,21 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const stdioSessions = new StdioSessions(firstListing === undefined ? surface : { ...surface, beforeListing: () => firstListing.pending() }, runtime, onError);
   // MCP over HTTP: none in stdio mode, where the process's stdin/stdout (and relays) carry MCP.
   const mcp = options.stdio ? undefined : createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  const events = new GatewayEventFeed(runtime);
   const rest = restApiRoute({
     runtime,
     store,
     preflight,
     credentials,
     configTokens: config.agent_tokens,
+    events,
     // A revoked token's requests are refused from now on; what it already holds open ends too.
     onTokenRevoked: (name) => mcp?.closeToken(name),
     onError: (e) => log(`rest: ${asError(e).message}`),
   });
   const socket = await openOperatorSocket(config, options, [healthzRoute, rest], stdioRelayChannel({ credentials, serve: (connection) => stdioSessions.serveConnection(connection), onError: (e) => onError(asError(e)) }), log);
   const closeSurfaces = async () => {
+    events.close();
     firstListing?.end();
     await stdioSessions.close();
     await socket?.close();
@@ -164,7 +169,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(mcp, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, uiRoute(), mcpRoute(mcp, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
     await mcp.close();
     await closeSurfaces();

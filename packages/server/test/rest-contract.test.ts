@@ -415,6 +415,38 @@ describe('tokens', () => {
   });
 });
 
+describe('the operator UI\'s endpoints', () => {
+  it('GET tools/{id}/review answers a ToolReview to the operator, 403 to an agent, 404 for an unknown tool', async () => {
+    const review = await api.call('GET', '/api/v1/tools/alpha%3Aecho/review');
+    expect(review.status).toBe(200);
+    expect(review.body.current).toEqual(review.body.approved);
+    expect((await agent.call('GET', '/api/v1/tools/alpha%3Aecho/review')).status).toBe(403);
+    expect((await api.call('GET', '/api/v1/tools/alpha%3Anope/review')).status).toBe(404);
+  });
+
+  it('GET events is a text/event-stream that starts with hello; 403 to an agent', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${gw.gateway.origin!}/api/v1/events`, { headers: { 'x-api-key': ADMIN_KEY }, signal: controller.signal });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const first = await response.body!.getReader().read();
+    expect(new TextDecoder().decode(first.value)).toMatch(/^event: hello\ndata: \{"type":"hello","version":\d+\}\n\n/);
+    controller.abort();
+    SEEN.add('streamEvents 200');
+    expect((await agent.call('GET', '/api/v1/events')).status).toBe(403);
+  });
+
+  it('GET activity takes server and verdict filters; preflight takes as_token', async () => {
+    const scoped = await api.call('POST', '/api/v1/preflight?as_token=agent-alpha', { body: { tools: [{ id: 'beta:echo' }] } });
+    expect(scoped.body.tools[0]).toMatchObject({ reason: 'not_found' });
+    expect((await api.call('POST', '/api/v1/preflight?as_token=nobody', { body: { tools: [{ id: 'beta:echo' }] } })).status).toBe(404);
+    expect((await agent.call('POST', '/api/v1/preflight?as_token=agent-alpha', { body: { tools: [{ id: 'beta:echo' }] } })).status).toBe(403);
+    const ready = await api.call('GET', '/api/v1/activity?type=preflight&server=alpha&verdict=ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.records.every((record: { metadata: { verdict: string } }) => record.metadata.verdict === 'ready')).toBe(true);
+    expect((await api.call('GET', '/api/v1/activity?verdict=maybe')).body).toMatchObject({ code: 'invalid_body', path: 'verdict' });
+  });
+});
+
 describe('documents, health and routing', () => {
   it('GET /api/v1/openapi.json serves the generated document byte for byte', async () => {
     const answer = await agent.call('GET', '/api/v1/openapi.json');

@@ -490,6 +490,34 @@ export interface ToolList {
 }
 
 /**
+ * What an operator reviews of one tool definition: the fields the hash covers (description,
+ * inputSchema, outputSchema) and the ones it does not but an agent relies on (title,
+ * annotations). The name is the ToolReview's.
+ */
+export interface ToolDefinition {
+  readonly annotations?: { [key: string]: unknown };
+  readonly description?: string;
+  readonly inputSchema: { [key: string]: unknown };
+  readonly outputSchema?: { [key: string]: unknown };
+  readonly title?: string;
+}
+
+/**
+ * Body of GET /api/v1/tools/{id}/review: a tool's approved definition next to the one its
+ * upstream lists now, so a changed tool (rug-pull) can be compared before it is approved.
+ */
+export interface ToolReview {
+  readonly approved?: ToolDefinition;
+  /**
+   * false when the tool has an approved hash but its definition was not recorded (approved by
+   * a gateway that kept only hashes): only the hashes can be compared.
+   */
+  readonly approved_recorded: boolean;
+  readonly current?: ToolDefinition;
+  readonly tool: ToolInfo;
+}
+
+/**
  * Body of POST /api/v1/servers/{name}/login: a bearer credential for an HTTP upstream, kept
  * in the gateway's store (never in the configuration file).
  */
@@ -582,6 +610,23 @@ export interface ActivityPage {
 export interface Healthz {
   readonly status: 'ok';
 }
+
+/**
+ * One event of GET /api/v1/events (its SSE data line; the SSE event name is its type).
+ * hello comes first and names the state version the stream starts from; after it, server
+ * and tool carry a server's or a tool's new listing entry (exactly as GET /api/v1/servers
+ * and GET /api/v1/tools give it, operator tier) whenever it changes, and tool_removed a
+ * tool that is no longer known.
+ */
+export interface GatewayEvent {
+  readonly type: GatewayEventType;
+  readonly version: number;
+  readonly server?: ServerInfo;
+  readonly tool?: ToolInfo;
+  readonly id?: ToolId;
+}
+
+export type GatewayEventType = 'hello' | 'server' | 'tool' | 'tool_removed';
 
 /**
  * An MCP Tool as served (only what the carriers here need to name).
@@ -1368,6 +1413,8 @@ export interface StrictTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly ToolDefinition: ToolDefinition;
+  readonly ToolReview: ToolReview;
   readonly LoginRequest: LoginRequest;
   readonly ApproveRequest: ApproveRequest;
   readonly TokenCreate: TokenCreate;
@@ -1376,6 +1423,7 @@ export interface StrictTypes {
   readonly TokenList: TokenList;
   readonly ActivityPage: ActivityPage;
   readonly Healthz: Healthz;
+  readonly GatewayEvent: GatewayEvent;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: ShapeAResponse;
@@ -1435,6 +1483,8 @@ export interface LenientTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly ToolDefinition: ToolDefinition;
+  readonly ToolReview: ToolReview;
   readonly LoginRequest: LoginRequest;
   readonly ApproveRequest: ApproveRequest;
   readonly TokenCreate: TokenCreate;
@@ -1443,6 +1493,7 @@ export interface LenientTypes {
   readonly TokenList: TokenList;
   readonly ActivityPage: ActivityPage;
   readonly Healthz: Healthz;
+  readonly GatewayEvent: GatewayEvent;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: LenientShapeAResponse;

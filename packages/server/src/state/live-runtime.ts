@@ -7,6 +7,7 @@ import type { KnownServer, ServerOverride, Store, StoredApproval } from '../stor
 import { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../upstream/upstream-spec.js';
+import { reviewedDefinitionText } from '../upstream/reviewed-definition.js';
 import { approveListed, reconcileApprovals } from './approval-model.js';
 import type { GatewayRuntime, PublishedState, RuntimeReconfiguration, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -114,7 +115,7 @@ export class LiveRuntime implements GatewayRuntime {
       const listed = entry.connection.status();
       const index = hashIndex(listed.tools);
       const { approvals, changed } = approveListed(index, entry.approvals, index.keys());
-      await this.persist(server, changed);
+      await this.persist(server, changed, entry.approvals);
       entry.approvals = approvals;
       if (listed.ever_ready && !entry.baselineApproved) {
         await this.store.markBaselineApproved(server);
@@ -162,7 +163,7 @@ export class LiveRuntime implements GatewayRuntime {
       names = tools;
     }
     const { approvals, changed } = approveListed(index, entry.approvals, names);
-    await this.persist(server, changed);
+    await this.persist(server, changed, entry.approvals);
     entry.approvals = approvals;
     this.refreshServer(entry);
     this.publishNow();
@@ -174,7 +175,7 @@ export class LiveRuntime implements GatewayRuntime {
     if (record === undefined) throw new RuntimeError('unknown_tool', `server ${server} has no tool ${tool}`);
     if (record.user_disabled === disabled) return;
     const updated: ApprovalRecord = { ...record, user_disabled: disabled };
-    await this.persist(server, [updated]);
+    await this.persist(server, [updated], entry.approvals);
     entry.approvals = new Map(entry.approvals).set(tool, updated);
     this.refreshServer(entry);
     this.publishNow();
@@ -348,7 +349,8 @@ export class LiveRuntime implements GatewayRuntime {
     const status = entry.connection.status();
     if (status.tools !== entry.reconciledTools && status.ever_ready) {
       entry.reconciledTools = status.tools;
-      const update = reconcileApprovals(hashIndex(status.tools), entry.approvals, {
+      const previous = entry.approvals;
+      const update = reconcileApprovals(hashIndex(status.tools), previous, {
         toolQuarantine: this.config.tool_quarantine,
         quarantined: entry.quarantined,
         autoApproveChanges: entry.config.auto_approve_tool_changes,
@@ -359,15 +361,25 @@ export class LiveRuntime implements GatewayRuntime {
         entry.baselineApproved = true;
         this.background(this.store.markBaselineApproved(name), `recording the baseline of ${name}`);
       }
-      this.background(this.persist(name, update.changed), `saving approvals of ${name}`);
+      this.background(this.persist(name, update.changed, previous), `saving approvals of ${name}`);
     }
     this.refreshServer(entry);
     this.schedulePublish();
   }
 
-  private async persist(server: string, records: readonly ApprovalRecord[]): Promise<void> {
+  /**
+   * Saves changed records. A record whose approved hash is new (against `previous`) is saved with the
+   * definition the upstream lists under that hash, so the operator can later compare a changed tool
+   * with what was approved; otherwise the store keeps the definition it has for that hash.
+   */
+  private async persist(server: string, records: readonly ApprovalRecord[], previous: ReadonlyMap<string, ApprovalRecord>): Promise<void> {
     if (records.length === 0) return;
-    const stored: StoredApproval[] = records.map((record) => ({ server, ...record }));
+    const listed = this.servers.get(server)?.connection.status().tools;
+    const stored: StoredApproval[] = records.map((record) => {
+      const listing = listed?.get(record.tool);
+      const approvedNow = record.approved_hash !== undefined && previous.get(record.tool)?.approved_hash !== record.approved_hash && listing?.hash === record.approved_hash;
+      return { server, ...record, ...(approvedNow ? { approved_definition: reviewedDefinitionText(listing.definition) } : {}) };
+    });
     await this.store.saveApprovals(stored);
   }
 

@@ -65,6 +65,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_log_request_id ON activity_log (request_id);
     `,
   },
+  {
+    version: 2,
+    name: 'approved definitions: what the operator approved, next to its hash',
+    // NULL for approvals made before: only their hash was kept.
+    sql: `ALTER TABLE approvals ADD COLUMN approved_definition TEXT;`,
+  },
 ];
 
 export type MigrationResult = { ok: true; applied: number[] } | { ok: false; message: string };
