@@ -52,6 +52,11 @@ export type DefName =
   | 'ToolInfo'
   | 'ToolList'
   | 'LoginRequest'
+  | 'OAuthLoginStarted'
+  | 'OAuthCallback'
+  | 'OAuthLoginFinished'
+  | 'AuthStatus'
+  | 'AuthStatusList'
   | 'ApproveRequest'
   | 'TokenCreate'
   | 'TokenInfo'
@@ -67,6 +72,7 @@ export type DefName =
   | 'ProfileName'
   | 'GatewayConfig'
   | 'ServerConfig'
+  | 'OAuthClientConfig'
   | 'AgentTokenConfig'
   | 'ProfileConfig';
 
