@@ -17,7 +17,9 @@ import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
 import type { McpIdentity } from './mcp/mcp-identity.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
+import { OAuthLogins, type LoginHooks } from './oauth/oauth-logins.js';
 import { createPreflightSeam } from './preflight/preflight-seam.js';
+import { REAL_CLOCK } from './preflight/wait-clock.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
 import { openStore, type Store } from './store/store.js';
@@ -80,6 +82,14 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     return { ok: false, error: conflict };
   }
   const serverInfo = gatewayServerInfo();
+  const logins = new OAuthLogins({
+    store,
+    servers: config.servers,
+    callbackPort: config.oauth_callback_port,
+    clientName: serverInfo.name,
+    clock: options.clock ?? REAL_CLOCK,
+    log: (line) => options.log?.(line),
+  });
   let runtime: GatewayRuntime;
   try {
     runtime = await startRuntime(config, store, {
@@ -87,9 +97,12 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      oauth: logins,
     });
+    await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
+    logins.close();
     store.close();
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
@@ -104,7 +117,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     preflight,
   };
 
-  if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
+  if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError, logins) };
 
   const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
   const tokens = createAgentTokenLookup(configTokens(config), store);
@@ -116,6 +129,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     configTokens: config.agent_tokens,
     // A revoked token's requests are refused from now on; what it already holds open ends too.
     onTokenRevoked: (name) => endpoint.closeToken(name),
+    logins,
     onError: (e) => options.log?.(`rest: ${asError(e).message}`),
   });
   const policy = {
@@ -128,7 +142,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
     await endpoint.close();
-    await shutDown(runtime, store);
+    await shutDown(runtime, store, logins);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
   }
   const unsubscribe = notifyToolListChanges(
@@ -151,13 +165,13 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
         unsubscribe();
         await endpoint.close();
         await http.close();
-        await shutDown(runtime, store);
+        await shutDown(runtime, store, logins);
       }),
     },
   };
 }
 
-function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, store: Store, onError: (error: Error) => void): RunningGateway {
+function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, store: Store, onError: (error: Error) => void, logins: OAuthLogins): RunningGateway {
   // The local process that spawned us is the principal: every configured server is in scope.
   const identity: McpIdentity = { key: 'stdio', scope: { allowed_servers: '*' } };
   const sessions = new Set<NotifiableSession>();
@@ -179,7 +193,7 @@ function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, sto
     close: once(async () => {
       unsubscribe();
       await handle.close();
-      await shutDown(runtime, store);
+      await shutDown(runtime, store, logins);
     }),
   };
 }
@@ -214,9 +228,29 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
   });
 }
 
-async function shutDown(runtime: GatewayRuntime, store: Store): Promise<void> {
+async function shutDown(runtime: GatewayRuntime, store: Store, logins: OAuthLogins): Promise<void> {
+  logins.close();
   await runtime.close();
   store.close();
+}
+
+/** What a login's outcome does to the upstream's connection. */
+function loginHooks(runtime: () => GatewayRuntime, log: ((line: string) => void) | undefined): LoginHooks {
+  const reconnect = async (server: string) => {
+    const snapshot = runtime().current().snapshot.servers.get(server);
+    // A disabled server keeps its login for when it is enabled again.
+    if (snapshot === undefined || !snapshot.enabled) return;
+    try {
+      await runtime().restart(server);
+    } catch (error) {
+      log?.(`oauth: reconnecting ${server} failed: ${asError(error).message}`);
+    }
+  };
+  return {
+    loggedIn: reconnect,
+    loggedOut: reconnect,
+    loginNeeded: (server, reason) => runtime().loginNeeded(server, reason),
+  };
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

@@ -15,6 +15,7 @@ export const GATEWAY_DEFAULTS = {
   tool_call_timeout_ms: 60_000,
   reconnect_initial_delay_ms: 1000,
   reconnect_max_delay_ms: 30_000,
+  oauth_callback_port: 8799,
   agent_tokens: [],
   profiles: [],
   allowed_hosts: [],

@@ -1,6 +1,6 @@
 import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { REAL_CLOCK } from '../preflight/wait-clock.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -46,6 +46,11 @@ export interface UpstreamConnectionOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The stored bearer credential of an HTTP upstream (`auth login`), read at each attempt. */
   readonly credential?: () => Promise<string | undefined>;
+  /**
+   * The OAuth login of an HTTP upstream (`auth login <server>`): its access token goes on every
+   * request (over a static credential), and a 401 gets one refresh before it stands.
+   */
+  readonly auth?: AuthProvider;
   /** Called for every JSON-RPC message sent to the upstream. */
   readonly onMessageSent: () => void;
   /** Called after every status change. */
@@ -139,6 +144,26 @@ export class UpstreamConnection {
     this.start();
   }
 
+  /**
+   * The stored login can no longer be used (a refresh the authorization server refused): the server
+   * waits for a new login now (pending_auth, preflight oauth_required) instead of failing calls one by
+   * one. The background retries go on; each meets the 401 until someone logs in.
+   */
+  loginNeeded(reason: string): void {
+    if (!this.running || this.spec.transport !== 'http') return;
+    this.generation += 1;
+    this.clearTimer();
+    this.saturation.close();
+    const attempt = this.attempt;
+    if (attempt !== undefined) {
+      attempt.lost = true;
+      void closeQuietly(attempt.client);
+    }
+    const { saturation: _saturation, ...rest } = this.current;
+    this.replace({ ...rest, state: 'pending_auth', last_error: reason, diagnostic_action: 'login' });
+    this.scheduleReconnect();
+  }
+
   async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const attempt = this.attempt;
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
@@ -170,6 +195,7 @@ export class UpstreamConnection {
     this.clearTimer();
     const generation = ++this.generation;
     const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
+    const oauthToken = this.spec.transport === 'http' ? await this.readOAuthToken() : undefined;
     if (generation !== this.generation) return;
     // A background retry after a 401 keeps reporting pending_auth: without a new credential the
     // answer will not change, and showing `connecting` would flip a blocked verdict (oauth_required)
@@ -179,7 +205,7 @@ export class UpstreamConnection {
     // an attempt succeeds: an upstream that hangs reads server_unhealthy from its first timeout on,
     // not server_initializing during each attempt and server_unhealthy between them.
     const failed = this.current.state === 'pending_auth' || (retry && (this.current.state === 'error' || this.current.state === 'disconnected'));
-    if (!failed) this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+    if (!failed) this.update({ state: credential === undefined && oauthToken === undefined ? 'connecting' : 'authenticating' });
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
@@ -241,7 +267,11 @@ export class UpstreamConnection {
       const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
       const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
       const watched = captureOverload(unauthorized.fetch, (overload) => this.httpOverload(generation, overload));
-      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: watched });
+      transport = new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers },
+        fetch: watched,
+        ...(this.options.auth === undefined ? {} : { authProvider: this.options.auth }),
+      });
     }
     // Count at the one place every outgoing message passes through.
     const send = transport.send.bind(transport);
@@ -349,6 +379,14 @@ export class UpstreamConnection {
   private async readCredential(): Promise<string | undefined> {
     try {
       return await this.options.credential?.();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async readOAuthToken(): Promise<string | undefined> {
+    try {
+      return await this.options.auth?.token();
     } catch {
       return undefined;
     }
