@@ -23,6 +23,8 @@ export interface AuthorizationServer {
   readonly provider: Provider;
   /** Every token endpoint answer by grant type (authorization_code, refresh_token). */
   readonly grants: { authorization_code: number; refresh_token: number };
+  /** Clients registered dynamically (RFC 7591) so far. */
+  readonly registrations: { count: number };
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      revocation: { enabled: true, allowedPolicy: () => true },
       introspection: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -63,6 +65,10 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     const type = (ctx.oidc.params as { grant_type?: string } | undefined)?.grant_type;
     if (type === 'authorization_code' || type === 'refresh_token') grants[type] += 1;
   });
+  const registrations = { count: 0 };
+  provider.on('registration_create.success', () => {
+    registrations.count += 1;
+  });
   const callback = provider.callback();
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/interaction/') === true) {
@@ -75,6 +81,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     issuer,
     provider,
     grants,
+    registrations,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

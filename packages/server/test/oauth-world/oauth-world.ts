@@ -1,8 +1,11 @@
 // One OAuth world for the gateway-level tests: the real authorization server, an upstream that
 // accepts only its tokens, and a real in-process gateway over a temp data directory, all on
-// 127.0.0.1:0, with one manual clock for the gateway's refresh timers and the upstream's idea of expiry.
+// 127.0.0.1:0, with one manual clock for all three. The gateway takes it as its injected clock;
+// oidc-provider cannot take one, so the test process's Date is set to the same time (only Date is
+// faked: timers and I/O run as usual) and the tokens it stamps live on the test's time line.
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
+import { vi } from 'vitest';
 import type { GatewayOptions } from '../../src/gateway.js';
 import type { PublishedState } from '../../src/state/gateway-runtime.js';
 import { connectClient, startTestGateway, TempDir, waitForState, type TestGateway } from '../gateway-harness.js';
@@ -35,10 +38,9 @@ export class OAuthWorld {
 
   static async start(asOptions: AuthorizationServerOptions = {}): Promise<OAuthWorld> {
     const as = await startAuthorizationServer(asOptions);
-    const clock = { now: () => 0 };
-    const upstream = await startProtectedUpstream({ issuer: as.issuer, now: () => world.epoch + clock.now() });
+    const upstream = await startProtectedUpstream({ issuer: as.issuer });
     const world = new OAuthWorld(new TempDir(), as, upstream);
-    clock.now = () => world.clock.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: world.epoch });
     return world;
   }
 
@@ -57,7 +59,23 @@ export class OAuthWorld {
     );
   }
 
+  /** Moves the test's time forward: the gateway's timers fire, and tokens age for both servers. */
+  async advance(ms: number): Promise<void> {
+    vi.setSystemTime(this.epoch + this.clock.now() + ms);
+    await this.clock.advance(ms);
+  }
+
+  /** Polls a condition outside the gateway's state (the authorization server's counters, the store file). */
+  async until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (!condition()) {
+      if (performance.now() > deadline) throw new Error('condition not reached');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   async close(): Promise<void> {
+    vi.useRealTimers();
     await this.gateway?.close();
     await this.upstream.close();
     await this.as.close();

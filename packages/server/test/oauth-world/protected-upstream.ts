@@ -1,6 +1,6 @@
 // An HTTP MCP upstream built on the SDK that accepts only access tokens of one authorization server:
 // JWTs it verifies against that server's keys (signature, issuer, audience = this resource (RFC 8707),
-// expiry on the test's clock). Without a good token it answers 401 with the RFC 9728 pointer to its
+// expiry). Without a good token it answers 401 with the RFC 9728 pointer to its
 // protected-resource metadata, like the remote MCP servers people log in to.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +13,6 @@ import { TEST_SCOPE } from './authorization-server.js';
 
 export interface ProtectedUpstreamOptions {
   readonly issuer: string;
-  /** Milliseconds since the epoch, as the upstream judges expiry (default the real clock). */
-  readonly now?: () => number;
 }
 
 export interface ProtectedUpstream {
@@ -36,7 +34,6 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
   const resource = `${origin}/mcp`;
   const metadataUrl = `${origin}/.well-known/oauth-protected-resource/mcp`;
   const keys = createRemoteJWKSet(new URL(`${options.issuer}/jwks`));
-  const now = options.now ?? (() => Date.now());
   const mcp = toNodeHandler(createMcpHandler(() => mcpServer(upstream), { legacy: 'stateless' }));
 
   const upstream: ProtectedUpstream = {
@@ -83,7 +80,7 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
 
   async function verify(token: string): Promise<string | undefined> {
     try {
-      const { payload } = await jwtVerify(token, keys, { issuer: options.issuer, audience: resource, currentDate: new Date(now()) });
+      const { payload } = await jwtVerify(token, keys, { issuer: options.issuer, audience: resource });
       const scopes = typeof payload['scope'] === 'string' ? payload['scope'].split(' ') : [];
       return scopes.includes(TEST_SCOPE) ? undefined : `the token lacks the scope ${TEST_SCOPE}`;
     } catch (error) {
