@@ -24,6 +24,8 @@ export interface ProtectedUpstream {
   unauthorized: number;
   /** Tool calls served so far. */
   calls: number;
+  /** Refuses every token seen so far from now on (as if the resource server revoked them): the next request meets a 401. */
+  refuseTokensSeen(): void;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
   const resource = `${origin}/mcp`;
   const metadataUrl = `${origin}/.well-known/oauth-protected-resource/mcp`;
   const keys = createRemoteJWKSet(new URL(`${options.issuer}/jwks`));
+  const refused = new Set<string>();
   const mcp = toNodeHandler(createMcpHandler(() => mcpServer(upstream), { legacy: 'stateless' }));
 
   const upstream: ProtectedUpstream = {
@@ -41,6 +44,9 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
     tokensSeen: new Set(),
     unauthorized: 0,
     calls: 0,
+    refuseTokensSeen: () => {
+      for (const token of upstream.tokensSeen) refused.add(token);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();
@@ -61,7 +67,7 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
       }
       const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (token !== undefined) upstream.tokensSeen.add(token);
-      const problem = token === undefined ? 'no token' : await verify(token);
+      const problem = token === undefined ? 'no token' : refused.has(token) ? 'the token was revoked' : await verify(token);
       if (problem !== undefined) {
         upstream.unauthorized += 1;
         res.writeHead(401, {

@@ -30,3 +30,13 @@ export function readStoredLogin(storePath: string, server: string): StoredLogin 
     db.close();
   }
 }
+
+/** Every activity record as the store holds it, as one text (for looking for what must not be there). */
+export function activityLogText(storePath: string): string {
+  const db = new Database(storePath, { readonly: true, fileMustExist: true });
+  try {
+    return JSON.stringify(db.prepare('SELECT * FROM activity_log').all());
+  } finally {
+    db.close();
+  }
+}
