@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import { auth, computeScopeUnion, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { ResolvedOAuthClient } from '../config/oauth-client-secrets.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
 import type { OAuthRecordCell } from './oauth-record-cell.js';
 import { describeOAuthFailure } from './oauth-failure.js';
-import { withPending, type PendingLogin } from './stored-oauth-parts.js';
+import { storedDiscovery, storedTokens, withPending, type PendingLogin } from './stored-oauth-parts.js';
 import { UpstreamOAuthProvider } from './upstream-oauth-provider.js';
 
 /** How long the state of a started login is accepted. */
@@ -38,7 +38,8 @@ export function stateDigest(state: string): string {
  * Starts a login with the SDK's auth(): discovery (RFC 9728 from the upstream's WWW-Authenticate,
  * then RFC 8414 / OpenID Connect), dynamic registration (RFC 7591) when no client is configured or
  * registered, then the authorization URL with PKCE (S256), a fresh state, the scopes and the
- * resource indicator (RFC 8707). A stored refresh token is not used (the person asked to log in).
+ * resource indicator (RFC 8707), and any scope a 403 insufficient_scope asked for since the last login.
+ * A stored refresh token is not used (the person asked to log in).
  * The verifier and the state's digest are stored as the pending login, replacing any earlier one.
  */
 export async function startLogin(target: LoginTarget, wwwAuthenticate: string | undefined): Promise<LoginStart> {
@@ -46,7 +47,11 @@ export async function startLogin(target: LoginTarget, wwwAuthenticate: string | 
   const provider = new UpstreamOAuthProvider({ ...providerOptions(target), step: { state } });
   const challenge = wwwAuthenticate === undefined ? {} : extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'www-authenticate': wwwAuthenticate } }));
   const scopes = target.client?.scopes;
-  const scope = scopes !== undefined && scopes.length > 0 ? scopes.join(' ') : challenge.scope;
+  const asked = scopes !== undefined && scopes.length > 0 ? scopes.join(' ') : challenge.scope;
+  // After a 403 insufficient_scope: what was granted and what the upstream asked for, so nothing is lost.
+  const record = await target.cell.read();
+  const wanted = storedDiscovery(record)?.wanted_scope;
+  const scope = wanted === undefined ? asked : computeScopeUnion(asked, storedTokens(record)?.scope, wanted);
   try {
     // A changed authorization server (migration) must be found again, not read from the last login.
     await provider.invalidateCredentials('discovery');

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '@modelcontextprotocol/client';
+import { computeScopeUnion, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
 import type { ResolvedServerConfig } from '../config/gateway-config.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import { finishLogin, startLogin, stateDigest, type LoginStart, type LoginTarget } from './login-flow.js';
 import { OAuthRecordCell } from './oauth-record-cell.js';
 import { RefreshSchedule } from './refresh-schedule.js';
-import { pendingLogin, storedTokens, withPending } from './stored-oauth-parts.js';
+import { pendingLogin, storedDiscovery, storedTokens, withPending, withWantedScope } from './stored-oauth-parts.js';
 import { refreshStoredTokens, type RefreshOutcome } from './token-refresh.js';
 
 /** The path of the loopback callback `mcpproxy auth login` listens on. */
@@ -128,11 +128,21 @@ export class OAuthLogins {
     if (params.code === undefined) return { ok: false, code: 'oauth_failed', message: `The redirect for ${server} carried neither a code nor an error` };
     const finished = await finishLogin(target, pending, params.code, params.iss);
     if (!finished.ok) return { ok: false, code: 'oauth_failed', message: `The login of ${server} failed: ${finished.message}` };
+    await target.cell.update((record) => withWantedScope(record, undefined));
     // One credential at a time: the OAuth tokens replace a static bearer token.
     await this.options.store.deleteUpstreamCredential(server);
     this.schedule.plan(server, await target.cell.read());
     await this.hooks?.loggedIn(server);
     return { ok: true, server };
+  }
+
+  /** The upstream asked for more scope (403 insufficient_scope): remembered for the next login. */
+  wantScope(server: string, scope: string): void {
+    const target = this.targets.get(server);
+    if (target === undefined || scope === '') return;
+    target.cell
+      .update((record) => withWantedScope(record, computeScopeUnion(storedDiscovery(record)?.wanted_scope, scope)))
+      .catch((cause: unknown) => this.log(`${server}: remembering the scope ${scope} failed: ${cause instanceof Error ? cause.message : String(cause)}`));
   }
 
   /** Deletes the server's OAuth state (tokens, registration, a pending login) and its bearer credential. */

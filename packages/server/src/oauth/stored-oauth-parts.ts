@@ -5,6 +5,8 @@ import type { JsonObject, UpstreamOAuthRecord } from '../store/store.js';
 export interface StoredDiscovery {
   readonly state?: OAuthDiscoveryState;
   readonly resource?: string;
+  /** Scope the upstream asked for since the last login (403 insufficient_scope): the next login asks for it too. */
+  readonly wanted_scope?: string;
 }
 
 /** A login started and waiting for its redirect. The state itself is never stored, only its SHA-256. */
@@ -32,8 +34,12 @@ export function pendingLogin(record: UpstreamOAuthRecord): PendingLogin | undefi
 }
 
 export function withDiscovery(record: UpstreamOAuthRecord, state: OAuthDiscoveryState): UpstreamOAuthRecord {
-  const resource = storedDiscovery(record)?.resource;
-  return { ...record, discovery: asJson({ state, ...(resource === undefined ? {} : { resource }) }) };
+  return { ...record, discovery: asJson({ ...storedDiscovery(record), state }) };
+}
+
+export function withWantedScope(record: UpstreamOAuthRecord, scope: string | undefined): UpstreamOAuthRecord {
+  const { wanted_scope: _old, ...discovery } = storedDiscovery(record) ?? {};
+  return { ...record, discovery: asJson({ ...discovery, ...(scope === undefined || scope === '' ? {} : { wanted_scope: scope }) }) };
 }
 
 export function withResource(record: UpstreamOAuthRecord, resource: string): UpstreamOAuthRecord {

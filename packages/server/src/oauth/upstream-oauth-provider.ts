@@ -10,7 +10,7 @@ import type { ResolvedOAuthClient } from '../config/oauth-client-secrets.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
 import type { UpstreamOAuthRecord } from '../store/store.js';
 import type { OAuthRecordCell } from './oauth-record-cell.js';
-import { storedDiscovery, withDiscovery, withResource, withTokens } from './stored-oauth-parts.js';
+import { storedDiscovery, withDiscovery, withResource, withTokens, withWantedScope } from './stored-oauth-parts.js';
 
 /** What one step of a login hands the SDK besides the stored record. */
 export interface LoginStep {
@@ -134,7 +134,8 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
         delete next.tokens;
         delete next.tokens_expire_at;
       }
-      if (scope === 'all' || scope === 'discovery') delete next.discovery;
+      // What discovery found goes; the scope the upstream asked for stays for the next login.
+      if (scope === 'all' || scope === 'discovery') return withWantedScope(next, storedDiscovery(record)?.wanted_scope);
       return next;
     });
   }

@@ -22,7 +22,7 @@ export interface RuntimeOptions {
   /** What ends an upstream's overload window (tests move it by hand). */
   readonly clock?: WaitClock;
   /** The OAuth logins of HTTP upstreams: each connection's access token and its refresh on a 401. */
-  readonly oauth?: { authProvider(server: string): AuthProvider | undefined };
+  readonly oauth?: { authProvider(server: string): AuthProvider | undefined; wantScope(server: string, scope: string): void };
 }
 
 interface ServerEntry {
@@ -241,7 +241,7 @@ export class LiveRuntime implements GatewayRuntime {
       },
       onChange: () => this.connectionChanged(config.name),
       saturationErrorCodes: config.saturation_error_codes,
-      ...(auth === undefined ? {} : { auth }),
+      ...(auth === undefined ? {} : { auth, onInsufficientScope: (scope: string) => this.options.oauth?.wantScope(config.name, scope) }),
       ...(this.options.random === undefined ? {} : { random: this.options.random }),
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
     });

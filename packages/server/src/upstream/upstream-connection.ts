@@ -14,6 +14,7 @@ import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
 import type { OverloadSignal } from './saturation-window.js';
+import { insufficientScope } from './insufficient-scope.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
@@ -51,6 +52,8 @@ export interface UpstreamConnectionOptions {
    * request (over a static credential), and a 401 gets one refresh before it stands.
    */
   readonly auth?: AuthProvider;
+  /** The upstream answered 403 insufficient_scope: the next login must ask for this scope too. */
+  readonly onInsufficientScope?: (scope: string) => void;
   /** Called for every JSON-RPC message sent to the upstream. */
   readonly onMessageSent: () => void;
   /** Called after every status change. */
@@ -183,6 +186,12 @@ export class UpstreamConnection {
       if (cause instanceof ProtocolError && !this.isStale(attempt)) this.saturation.answered();
       // The upstream answering with an error is its business; failing to reach it is ours.
       if (!(cause instanceof ProtocolError)) this.probe(attempt);
+      const scope = insufficientScope(cause);
+      if (scope !== undefined) {
+        // A call the login's scope does not cover; the server's other tools go on working.
+        this.options.onInsufficientScope?.(scope);
+        throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} needs ${scope === '' ? 'more scope' : `the scope ${scope}`} than the login granted: log in again with mcpproxy auth login ${this.spec.name}`, { cause });
+      }
       if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
         throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
       }
@@ -292,7 +301,17 @@ export class UpstreamConnection {
     const wasReady = this.current.state === 'ready';
     const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools, invalid_tools: this.current.invalid_tools };
     const challenge = attempt.unauthorized?.last();
-    if (challenge !== undefined) {
+    const scope = insufficientScope(cause);
+    if (scope !== undefined) {
+      // Connected, but listing the tools needs more scope than the login has: a new login, asking for it.
+      this.options.onInsufficientScope?.(scope);
+      this.current = {
+        ...keep,
+        state: 'pending_auth',
+        last_error: `${this.describe()} answered 403 insufficient_scope${scope === '' ? '' : ` (needs ${scope})`}`,
+        diagnostic_action: 'login',
+      };
+    } else if (challenge !== undefined) {
       this.current = {
         ...keep,
         state: 'pending_auth',
