@@ -39,7 +39,9 @@ export function withDiscovery(record: UpstreamOAuthRecord, state: OAuthDiscovery
 
 export function withWantedScope(record: UpstreamOAuthRecord, scope: string | undefined): UpstreamOAuthRecord {
   const { wanted_scope: _old, ...discovery } = storedDiscovery(record) ?? {};
-  return { ...record, discovery: asJson({ ...discovery, ...(scope === undefined || scope === '' ? {} : { wanted_scope: scope }) }) };
+  const next = { ...discovery, ...(scope === undefined || scope === '' ? {} : { wanted_scope: scope }) };
+  const { discovery: _previous, ...rest } = record;
+  return Object.keys(next).length === 0 ? rest : { ...rest, discovery: asJson(next) };
 }
 
 export function withResource(record: UpstreamOAuthRecord, resource: string): UpstreamOAuthRecord {

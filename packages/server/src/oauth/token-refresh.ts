@@ -29,7 +29,7 @@ export async function refreshStoredTokens(
   const record = await cell.read();
   const tokens = storedTokens(record);
   if (tokens === undefined) return { kind: 'login_needed', reason: 'no login is stored' };
-  if (tokens.refresh_token === undefined) return { kind: 'login_needed', reason: 'the access token expired and the authorization server gave no refresh token' };
+  if (tokens.refresh_token === undefined) return { kind: 'login_needed', reason: 'the login cannot be renewed: the authorization server gave no refresh token' };
   const discovery = storedDiscovery(record);
   const server = discovery?.state;
   const client = clientOf(configured, record.client as StoredOAuthClientInformation | undefined);

@@ -135,7 +135,10 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
         delete next.tokens_expire_at;
       }
       // What discovery found goes; the scope the upstream asked for stays for the next login.
-      if (scope === 'all' || scope === 'discovery') return withWantedScope(next, storedDiscovery(record)?.wanted_scope);
+      if (scope === 'all' || scope === 'discovery') {
+        const { discovery: _found, ...rest } = next;
+        return withWantedScope(rest, storedDiscovery(record)?.wanted_scope);
+      }
       return next;
     });
   }

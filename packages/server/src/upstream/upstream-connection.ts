@@ -186,6 +186,12 @@ export class UpstreamConnection {
       if (cause instanceof ProtocolError && !this.isStale(attempt)) this.saturation.answered();
       // The upstream answering with an error is its business; failing to reach it is ours.
       if (!(cause instanceof ProtocolError)) this.probe(attempt);
+      if (!this.isStale(attempt) && attempt.unauthorized?.last() !== undefined) {
+        // A 401 the login could not get past (no refresh token, or a refused one): the server waits
+        // for a new login now, rather than failing each call the same way.
+        this.loginNeeded(`${this.describe()} answered 401 Unauthorized`);
+        throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} was refused: the upstream answered 401 and the login could not be renewed; log in again with mcpproxy auth login ${this.spec.name}`, { cause });
+      }
       const scope = insufficientScope(cause);
       if (scope !== undefined) {
         // A call the login's scope does not cover; the server's other tools go on working.

@@ -10,8 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { validateAndResolve } from '../../src/config/gateway-config.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import type * as ServerPackage from '../../src/index.js';
+import type { RunningGateway } from '../../src/gateway.js';
+
+// The built gateway (the suite starts this command once per scenario: loading the sources through tsx
+// each time would cost seconds); the types are the sources'.
+const { startGateway, validateAndResolve } = (await import(new URL('../../dist/index.js', import.meta.url).href)) as typeof ServerPackage;
 
 const API_KEY = 'conformance-admin-key-0123456789';
 const SERVER = 'upstream';
