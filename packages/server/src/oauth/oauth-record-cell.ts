@@ -22,9 +22,17 @@ export class OAuthRecordCell {
     return this.cached;
   }
 
-  /** The cached record without waiting (undefined before the first read). */
-  peek(): UpstreamOAuthRecord | undefined {
-    return this.cached;
+  /**
+   * Reads the store again, after the writes in flight: before a refresh, where another gateway on a
+   * shared store may have rotated the refresh token since this one cached it.
+   */
+  reload(): Promise<UpstreamOAuthRecord> {
+    const next = this.queue.then(async () => {
+      this.cached = (await this.store.getUpstreamOAuth(this.server)) ?? EMPTY;
+      return this.cached;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** Applies `change` to the current record and stores the result; settles once it is stored. */

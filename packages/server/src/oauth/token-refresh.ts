@@ -26,7 +26,7 @@ export async function refreshStoredTokens(
   now: () => number,
   fetchFn?: FetchLike,
 ): Promise<RefreshOutcome> {
-  const record = await cell.read();
+  const record = await cell.reload();
   const tokens = storedTokens(record);
   if (tokens === undefined) return { kind: 'login_needed', reason: 'no login is stored' };
   if (tokens.refresh_token === undefined) return { kind: 'login_needed', reason: 'the login cannot be renewed: the authorization server gave no refresh token' };
