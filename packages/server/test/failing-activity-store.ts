@@ -42,6 +42,9 @@ export class FailingActivityStore implements Store {
   saveApprovals(records: readonly StoredApproval[]): Promise<void> {
     return this.inner.saveApprovals(records);
   }
+  getApprovedDefinition(server: string, tool: string): Promise<string | undefined> {
+    return this.inner.getApprovedDefinition(server, tool);
+  }
   listServerOverrides(): Promise<Map<string, ServerOverride>> {
     return this.inner.listServerOverrides();
   }

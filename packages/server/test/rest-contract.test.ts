@@ -2,7 +2,7 @@
 // upstreams). Every answer passes through rest-client.ts, which validates it against the generated
 // OpenAPI document; the last test checks that every documented operation was exercised.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkValue, strictValidators } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -375,7 +375,9 @@ describe('tokens', () => {
     const sha = createHash('sha256').update(secret).digest('hex');
     expect(listed.text).not.toContain(sha);
     const dataDir = join(dir.path, 'data');
-    const bytes = readdirSync(dataDir).map((file) => readFileSync(join(dataDir, file)).toString('latin1')).join('');
+    // Every file that holds bytes (the local socket, gateway.sock, holds none).
+    const files = readdirSync(dataDir).filter((file) => statSync(join(dataDir, file)).isFile());
+    const bytes = files.map((file) => readFileSync(join(dataDir, file)).toString('latin1')).join('');
     expect(bytes).not.toContain(secret);
     expect(bytes).toContain(sha);
   });
@@ -410,6 +412,38 @@ describe('tokens', () => {
     expect((await agent.call('POST', '/api/v1/tokens', { body: { name: 'mine', allowed_servers: ['alpha'] } })).status).toBe(403);
     expect((await agent.call('GET', '/api/v1/tokens')).status).toBe(403);
     expect((await agent.call('DELETE', '/api/v1/tokens/ci-beta')).status).toBe(403);
+  });
+});
+
+describe('the operator UI\'s endpoints', () => {
+  it('GET tools/{id}/review answers a ToolReview to the operator, 403 to an agent, 404 for an unknown tool', async () => {
+    const review = await api.call('GET', '/api/v1/tools/alpha%3Aecho/review');
+    expect(review.status).toBe(200);
+    expect(review.body.current).toEqual(review.body.approved);
+    expect((await agent.call('GET', '/api/v1/tools/alpha%3Aecho/review')).status).toBe(403);
+    expect((await api.call('GET', '/api/v1/tools/alpha%3Anope/review')).status).toBe(404);
+  });
+
+  it('GET events is a text/event-stream that starts with hello; 403 to an agent', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${gw.gateway.origin!}/api/v1/events`, { headers: { 'x-api-key': ADMIN_KEY }, signal: controller.signal });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const first = await response.body!.getReader().read();
+    expect(new TextDecoder().decode(first.value)).toMatch(/^event: hello\ndata: \{"type":"hello","version":\d+\}\n\n/);
+    controller.abort();
+    SEEN.add('streamEvents 200');
+    expect((await agent.call('GET', '/api/v1/events')).status).toBe(403);
+  });
+
+  it('GET activity takes server and verdict filters; preflight takes as_token', async () => {
+    const scoped = await api.call('POST', '/api/v1/preflight?as_token=agent-alpha', { body: { tools: [{ id: 'beta:echo' }] } });
+    expect(scoped.body.tools[0]).toMatchObject({ reason: 'not_found' });
+    expect((await api.call('POST', '/api/v1/preflight?as_token=nobody', { body: { tools: [{ id: 'beta:echo' }] } })).status).toBe(404);
+    expect((await agent.call('POST', '/api/v1/preflight?as_token=agent-alpha', { body: { tools: [{ id: 'beta:echo' }] } })).status).toBe(403);
+    const ready = await api.call('GET', '/api/v1/activity?type=preflight&server=alpha&verdict=ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.records.every((record: { metadata: { verdict: string } }) => record.metadata.verdict === 'ready')).toBe(true);
+    expect((await api.call('GET', '/api/v1/activity?verdict=maybe')).body).toMatchObject({ code: 'invalid_body', path: 'verdict' });
   });
 });
 

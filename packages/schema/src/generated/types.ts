@@ -490,6 +490,34 @@ export interface ToolList {
 }
 
 /**
+ * What an operator reviews of one tool definition: the fields the hash covers (description,
+ * inputSchema, outputSchema) and the ones it does not but an agent relies on (title,
+ * annotations). The name is the ToolReview's.
+ */
+export interface ToolDefinition {
+  readonly annotations?: { [key: string]: unknown };
+  readonly description?: string;
+  readonly inputSchema: { [key: string]: unknown };
+  readonly outputSchema?: { [key: string]: unknown };
+  readonly title?: string;
+}
+
+/**
+ * Body of GET /api/v1/tools/{id}/review: a tool's approved definition next to the one its
+ * upstream lists now, so a changed tool (rug-pull) can be compared before it is approved.
+ */
+export interface ToolReview {
+  readonly approved?: ToolDefinition;
+  /**
+   * false when the tool has an approved hash but its definition was not recorded (approved by
+   * a gateway that kept only hashes): only the hashes can be compared.
+   */
+  readonly approved_recorded: boolean;
+  readonly current?: ToolDefinition;
+  readonly tool: ToolInfo;
+}
+
+/**
  * Body of POST /api/v1/servers/{name}/login: a bearer credential for an HTTP upstream, kept
  * in the gateway's store (never in the configuration file).
  */
@@ -696,6 +724,23 @@ export interface Healthz {
 }
 
 /**
+ * One event of GET /api/v1/events (its SSE data line; the SSE event name is its type).
+ * hello comes first and names the state version the stream starts from; after it, server
+ * and tool carry a server's or a tool's new listing entry (exactly as GET /api/v1/servers
+ * and GET /api/v1/tools give it, operator tier) whenever it changes, and tool_removed a
+ * tool that is no longer known.
+ */
+export interface GatewayEvent {
+  readonly type: GatewayEventType;
+  readonly version: number;
+  readonly server?: ServerInfo;
+  readonly tool?: ToolInfo;
+  readonly id?: ToolId;
+}
+
+export type GatewayEventType = 'hello' | 'server' | 'tool' | 'tool_removed';
+
+/**
  * An MCP Tool as served (only what the carriers here need to name).
  */
 export interface Tool {
@@ -832,6 +877,16 @@ export interface GatewayConfig {
    */
   readonly data_dir?: string;
   /**
+   * stdio sessions only (`serve --stdio`, and sessions a second stdio gateway relays to this
+   * one): how long a tools/list answered in the first moments after start may wait for the
+   * upstreams to finish their first listing, so that a client that ignores
+   * notifications/tools/list_changed still sees their tools. The answer comes as soon as
+   * every enabled, unquarantined server has settled (ready, or its first attempt failed), and
+   * never later than this many milliseconds after the gateway started; later listings never
+   * wait. 0 turns the wait off. Keep it well below your MCP client's request timeout.
+   */
+  readonly first_listing_wait_ms?: number;
+  /**
    * Address the one HTTP server (MCP at /mcp, REST at /api/v1) listens on, host:port.
    * Loopback unless you mean otherwise; port 0 picks a free port.
    */
@@ -893,6 +948,14 @@ export interface GatewayConfig {
    * tools/list). An upstream that hangs is reported as an error, never waited on forever.
    */
   readonly upstream_timeout_ms?: number;
+  /**
+   * When true, the gateway reloads this file whenever it changes, as it does on SIGHUP:
+   * added, removed and changed servers and profiles apply at once without touching the other
+   * servers' connections; an invalid file is refused (the running configuration stays); a
+   * setting that needs a restart is named in the log. Without a configuration file there is
+   * nothing to watch.
+   */
+  readonly watch_config?: boolean;
 }
 
 /**
@@ -1499,6 +1562,8 @@ export interface StrictTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly ToolDefinition: ToolDefinition;
+  readonly ToolReview: ToolReview;
   readonly LoginRequest: LoginRequest;
   readonly OAuthLoginStarted: OAuthLoginStarted;
   readonly OAuthCallback: OAuthCallback;
@@ -1512,6 +1577,7 @@ export interface StrictTypes {
   readonly TokenList: TokenList;
   readonly ActivityPage: ActivityPage;
   readonly Healthz: Healthz;
+  readonly GatewayEvent: GatewayEvent;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: ShapeAResponse;
@@ -1572,6 +1638,8 @@ export interface LenientTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly ToolDefinition: ToolDefinition;
+  readonly ToolReview: ToolReview;
   readonly LoginRequest: LoginRequest;
   readonly OAuthLoginStarted: OAuthLoginStarted;
   readonly OAuthCallback: OAuthCallback;
@@ -1585,6 +1653,7 @@ export interface LenientTypes {
   readonly TokenList: TokenList;
   readonly ActivityPage: ActivityPage;
   readonly Healthz: Healthz;
+  readonly GatewayEvent: GatewayEvent;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: LenientShapeAResponse;

@@ -15,6 +15,8 @@ export const GATEWAY_DEFAULTS = {
   tool_call_timeout_ms: 60_000,
   reconnect_initial_delay_ms: 1000,
   reconnect_max_delay_ms: 30_000,
+  first_listing_wait_ms: 5000,
+  watch_config: false,
   oauth_callback_port: 8799,
   agent_tokens: [],
   profiles: [],

@@ -47,6 +47,8 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly tool_call_timeout_ms: number;
   readonly reconnect_initial_delay_ms: number;
   readonly reconnect_max_delay_ms: number;
+  readonly first_listing_wait_ms: number;
+  readonly watch_config: boolean;
   readonly oauth_callback_port: number;
   readonly servers: readonly ResolvedServerConfig[];
   readonly agent_tokens: readonly AgentTokenConfig[];

@@ -67,6 +67,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    name: 'approved definitions: what the operator approved, next to its hash',
+    // NULL for approvals made before: only their hash was kept.
+    sql: `ALTER TABLE approvals ADD COLUMN approved_definition TEXT;`,
+  },
+  {
+    version: 3,
     name: 'OAuth state of HTTP upstreams: client registration, tokens, discovery, a login in progress',
     sql: `
       CREATE TABLE upstream_oauth (

@@ -237,10 +237,16 @@ class SqliteStore implements Store {
           current_hash: record.current_hash ?? null,
           hash_schema_version: record.hash_schema_version,
           user_disabled: record.user_disabled ? 1 : 0,
+          approved_definition: record.approved_definition ?? null,
           updated_at: now,
         });
       }
     })();
+  }
+
+  async getApprovedDefinition(server: string, tool: string): Promise<string | undefined> {
+    const row = this.statements.approvedDefinition.get(server, tool) as { approved_definition: string | null } | undefined;
+    return row?.approved_definition ?? undefined;
   }
 
   async listServerOverrides(): Promise<Map<string, ServerOverride>> {
@@ -447,6 +453,17 @@ class SqliteStore implements Store {
       where.push('request_id = @request_id');
       params['request_id'] = query.request_id;
     }
+    if (query.server !== undefined) {
+      // A preflight's IDs are echoed as sent; its server is the part before the first ':'.
+      where.push(`((type = 'tool_call' AND json_extract(metadata, '$.server') = @server)
+        OR (type = 'preflight' AND EXISTS (SELECT 1 FROM json_each(metadata, '$.per_tool') AS t
+          WHERE substr(json_extract(t.value, '$.id'), 1, length(@server) + 1) = @server || ':')))`);
+      params['server'] = query.server;
+    }
+    if (query.verdict !== undefined) {
+      where.push(`type = 'preflight' AND json_extract(metadata, '$.verdict') = @verdict`);
+      params['verdict'] = query.verdict;
+    }
     if (query.since !== undefined) {
       where.push('ts_ms >= @since');
       params['since'] = parseBound(query.since, 'since');
@@ -508,12 +525,17 @@ function prepareStatements(db: Database) {
       'SELECT server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled FROM approvals ORDER BY server, tool',
     ),
     upsertApproval: prepare(
-      `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, updated_at)
-       VALUES (@server, @tool, @status, @approved_hash, @current_hash, @hash_schema_version, @user_disabled, @updated_at)
+      `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, approved_definition, updated_at)
+       VALUES (@server, @tool, @status, @approved_hash, @current_hash, @hash_schema_version, @user_disabled, @approved_definition, @updated_at)
        ON CONFLICT (server, tool) DO UPDATE SET status = excluded.status, approved_hash = excluded.approved_hash,
          current_hash = excluded.current_hash, hash_schema_version = excluded.hash_schema_version,
-         user_disabled = excluded.user_disabled, updated_at = excluded.updated_at`,
+         user_disabled = excluded.user_disabled, updated_at = excluded.updated_at,
+         approved_definition = CASE
+           WHEN excluded.approved_definition IS NOT NULL THEN excluded.approved_definition
+           WHEN excluded.approved_hash IS approvals.approved_hash THEN approvals.approved_definition
+           ELSE NULL END`,
     ),
+    approvedDefinition: prepare('SELECT approved_definition FROM approvals WHERE server = ? AND tool = ?'),
     listOverrides: prepare('SELECT server, quarantined, enabled FROM server_overrides ORDER BY server'),
     upsertOverride: prepare(
       `INSERT INTO server_overrides (server, quarantined, enabled, updated_at) VALUES (@server, @quarantined, @enabled, @updated_at)

@@ -14,6 +14,13 @@ export interface StoredApproval {
   readonly current_hash?: string;
   readonly hash_schema_version: number;
   readonly user_disabled: boolean;
+  /**
+   * The definition approved with `approved_hash`, as JSON text (a ToolDefinition), so an operator can
+   * compare it with a changed one. saveApprovals writes it when given; when absent it keeps the stored
+   * one while `approved_hash` stays the same and clears it when the hash moves. listApprovals leaves
+   * it out (read it with getApprovedDefinition).
+   */
+  readonly approved_definition?: string;
 }
 
 /** A server the gateway has seen before. */
@@ -66,6 +73,10 @@ export interface StoredActivity extends ActivityInput {
 export interface ActivityQuery {
   readonly type?: string;
   readonly request_id?: string;
+  /** Tool calls to this server, and preflights with an ID of this server (the part before the first ':', as sent). */
+  readonly server?: string;
+  /** Preflights with this set verdict (tool calls have none). */
+  readonly verdict?: string;
   /** Inclusive lower bound, ISO 8601. */
   readonly since?: string;
   /** Inclusive upper bound, ISO 8601. */
@@ -114,6 +125,11 @@ export interface Store {
   listApprovals(): Promise<StoredApproval[]>;
   /** Inserts or replaces these records in one transaction. Their servers must be known. */
   saveApprovals(records: readonly StoredApproval[]): Promise<void>;
+  /**
+   * The JSON text of the definition stored with the tool's current approved hash (see
+   * StoredApproval.approved_definition); undefined when there is no record or none was recorded.
+   */
+  getApprovedDefinition(server: string, tool: string): Promise<string | undefined>;
 
   listServerOverrides(): Promise<Map<string, ServerOverride>>;
   /** Replaces the server's override; an empty override removes it. */
