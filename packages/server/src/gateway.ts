@@ -20,6 +20,7 @@ import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { StdioSessions } from './mcp/stdio-sessions.js';
 import { notifyToolListChanges } from './mcp/tools-changed-notifier.js';
+import { OAuthLogins, type LoginHooks } from './oauth/oauth-logins.js';
 import { createPreflightSeam } from './preflight/preflight-seam.js';
 import { REAL_CLOCK, type WaitClock } from './preflight/wait-clock.js';
 import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js';
@@ -92,6 +93,14 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     return { ok: false, error: conflict };
   }
   const serverInfo = gatewayServerInfo();
+  const logins = new OAuthLogins({
+    store,
+    servers: config.servers,
+    callbackPort: config.oauth_callback_port,
+    clientName: serverInfo.name,
+    clock: options.clock ?? REAL_CLOCK,
+    log: (line) => options.log?.(line),
+  });
   let runtime: GatewayRuntime;
   try {
     runtime = await startRuntime(config, store, {
@@ -99,9 +108,12 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      oauth: logins,
     });
+    await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
+    logins.close();
     store.close();
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
@@ -136,6 +148,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     events,
     // A revoked token's requests are refused from now on; what it already holds open ends too.
     onTokenRevoked: (name) => mcp?.closeToken(name),
+    logins,
     onError: (e) => log(`rest: ${asError(e).message}`),
   });
   const socket = await openOperatorSocket(config, options, [healthzRoute, rest], stdioRelayChannel({ credentials, serve: (connection) => stdioSessions.serveConnection(connection), onError: (e) => onError(asError(e)) }), log);
@@ -156,7 +169,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
         reload,
         close: once(async () => {
           await closeSurfaces();
-          await shutDown(runtime, store);
+          await shutDown(runtime, store, logins);
         }),
       },
     };
@@ -173,7 +186,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   } catch (error) {
     await mcp.close();
     await closeSurfaces();
-    await shutDown(runtime, store);
+    await shutDown(runtime, store, logins);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
   }
   const unsubscribe = notifyToolListChanges(
@@ -199,7 +212,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
         await mcp.close();
         await http.close();
         await closeSurfaces();
-        await shutDown(runtime, store);
+        await shutDown(runtime, store, logins);
       }),
     },
   };
@@ -258,9 +271,29 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
   });
 }
 
-async function shutDown(runtime: GatewayRuntime, store: Store): Promise<void> {
+async function shutDown(runtime: GatewayRuntime, store: Store, logins: OAuthLogins): Promise<void> {
+  logins.close();
   await runtime.close();
   store.close();
+}
+
+/** What a login's outcome does to the upstream's connection. */
+function loginHooks(runtime: () => GatewayRuntime, log: ((line: string) => void) | undefined): LoginHooks {
+  const reconnect = async (server: string) => {
+    const snapshot = runtime().current().snapshot.servers.get(server);
+    // A disabled server keeps its login for when it is enabled again.
+    if (snapshot === undefined || !snapshot.enabled) return;
+    try {
+      await runtime().restart(server);
+    } catch (error) {
+      log?.(`oauth: reconnecting ${server} failed: ${asError(error).message}`);
+    }
+  };
+  return {
+    loggedIn: reconnect,
+    loggedOut: reconnect,
+    loginNeeded: (server, reason) => runtime().loginNeeded(server, reason),
+  };
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

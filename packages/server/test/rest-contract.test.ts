@@ -476,6 +476,28 @@ describe('documents, health and routing', () => {
     expect([answer.status, answer.body.code]).toEqual([409, 'conflict']);
   });
 
+  it('OAuth logins (the full flow: oauth-*.test.ts): status 200 for every server, 404 / 409 / 403 as documented, a callback without a credential', async () => {
+    const status = await api.call('GET', '/api/v1/auth');
+    expect(status.status).toBe(200);
+    expect(checkValue(strictValidators.AuthStatusList, status.body).ok).toBe(true);
+    expect((status.body.servers as { name: string; login: string }[]).map((s) => [s.name, s.login])).toEqual([
+      ['alpha', 'not_needed'],
+      ['beta', 'not_needed'],
+      ['off', 'not_needed'],
+      ['quar', 'not_needed'],
+    ]);
+    expect((await agent.call('GET', '/api/v1/auth')).status).toBe(403);
+    const start = await api.call('POST', '/api/v1/servers/alpha/oauth/login');
+    expect([start.status, start.body.code]).toEqual([409, 'conflict']);
+    expect((await api.call('POST', '/api/v1/servers/ghost/oauth/login')).status).toBe(404);
+    expect((await agent.call('POST', '/api/v1/servers/alpha/oauth/login')).status).toBe(403);
+    const logout = await api.call('POST', '/api/v1/servers/alpha/logout');
+    expect([logout.status, logout.body.code]).toEqual([409, 'conflict']);
+    expect((await api.call('POST', '/api/v1/servers/ghost/logout')).status).toBe(404);
+    const callback = await anonymous.call('POST', '/api/v1/oauth/callback', { body: { state: 'no-such-state', code: 'c' } });
+    expect([callback.status, callback.body.code, callback.body.path]).toEqual([400, 'invalid_state', '/state']);
+  });
+
   it('a foreign Origin (DNS rebinding) is refused with a 403 ApiError before any route', async () => {
     const response = await fetch(`${gw.gateway.origin!}/api/v1/preflight`, {
       method: 'POST',

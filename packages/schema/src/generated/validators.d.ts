@@ -54,6 +54,11 @@ export type DefName =
   | 'ToolDefinition'
   | 'ToolReview'
   | 'LoginRequest'
+  | 'OAuthLoginStarted'
+  | 'OAuthCallback'
+  | 'OAuthLoginFinished'
+  | 'AuthStatus'
+  | 'AuthStatusList'
   | 'ApproveRequest'
   | 'TokenCreate'
   | 'TokenInfo'
@@ -70,6 +75,7 @@ export type DefName =
   | 'ProfileName'
   | 'GatewayConfig'
   | 'ServerConfig'
+  | 'OAuthClientConfig'
   | 'AgentTokenConfig'
   | 'ProfileConfig';
 

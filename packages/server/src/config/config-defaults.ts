@@ -17,6 +17,7 @@ export const GATEWAY_DEFAULTS = {
   reconnect_max_delay_ms: 30_000,
   first_listing_wait_ms: 5000,
   watch_config: false,
+  oauth_callback_port: 8799,
   agent_tokens: [],
   profiles: [],
   allowed_hosts: [],

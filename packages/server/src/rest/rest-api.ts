@@ -1,5 +1,6 @@
 import type { RestCredentials } from '../auth/rest-authentication.js';
 import type { HttpRoute } from '../http/http-route.js';
+import type { OAuthLogins } from '../oauth/oauth-logins.js';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import type { Store } from '../store/store.js';
@@ -7,6 +8,7 @@ import { tokenScopeByName } from '../auth/token-scope-by-name.js';
 import { activityEndpoint } from './activity-endpoint.js';
 import { eventsEndpoint } from './events-endpoint.js';
 import type { GatewayEventFeed } from './gateway-event-feed.js';
+import { oauthEndpoints } from './oauth-endpoints.js';
 import { openApiEndpoint } from './openapi-endpoint.js';
 import { preflightEndpoint } from './preflight-endpoint.js';
 import { restRoute } from './rest-route.js';
@@ -27,6 +29,8 @@ export interface RestApiOptions {
   readonly onError?: (error: unknown) => void;
   /** Told after an agent token was revoked. */
   readonly onTokenRevoked?: (name: string) => void;
+  /** The OAuth logins of HTTP upstreams (start, callback, logout, status). */
+  readonly logins?: OAuthLogins;
 }
 
 /** The REST API under /api/v1, mounted on the gateway's one HTTP server next to /mcp. */
@@ -36,7 +40,8 @@ export function restApiRoute(options: RestApiOptions): HttpRoute {
     endpoints: [
       preflightEndpoint(options.preflight, (name) => tokenScopeByName(name, options.configTokens, store)),
       ...serverEndpoints(runtime),
-      serverLoginEndpoint(runtime, store),
+      serverLoginEndpoint(runtime, store, options.logins === undefined ? undefined : (server) => options.logins!.forgetTokens(server)),
+      ...(options.logins === undefined ? [] : oauthEndpoints({ runtime, store, logins: options.logins })),
       ...toolEndpoints(runtime),
       toolReviewEndpoint(runtime, store),
       activityEndpoint(store),

@@ -40,5 +40,10 @@ export interface RestEndpoint {
   readonly path: string;
   /** Operator tier only (agent tokens get 403). */
   readonly operatorOnly: boolean;
+  /**
+   * Answered without a credential (the request carries its own proof, such as an OAuth state); a
+   * credential that is sent is still checked and used when it is good, never required.
+   */
+  readonly public?: boolean;
   handle(request: RestRequest): Promise<RestReply> | RestReply;
 }

@@ -60,6 +60,8 @@ export interface GatewayRuntime {
   setQuarantined(server: string, on: boolean): Promise<void>;
   setEnabled(server: string, on: boolean): Promise<void>;
   restart(server: string): Promise<void>;
+  /** An HTTP upstream's stored login can no longer be used: it waits for a new one (pending_auth). */
+  loginNeeded(server: string, reason: string): void;
   approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void>;
   setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 import type { ApprovalRecord, PreparedSnapshot } from '@mcpproxy/evaluator';
 import { prepareSnapshot } from '@mcpproxy/evaluator';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult } from '@modelcontextprotocol/client';
 import type { ProfileConfig } from '@mcpproxy/schema';
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
 import type { KnownServer, ServerOverride, Store, StoredApproval } from '../store/store.js';
@@ -24,6 +24,8 @@ export interface RuntimeOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** What ends an upstream's overload window (tests move it by hand). */
   readonly clock?: WaitClock;
+  /** The OAuth logins of HTTP upstreams: each connection's access token and its refresh on a 401. */
+  readonly oauth?: { authProvider(server: string): AuthProvider | undefined; wantScope(server: string, scope: string): void };
 }
 
 interface ServerEntry {
@@ -149,6 +151,12 @@ export class LiveRuntime implements GatewayRuntime {
       if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled: enable it instead`);
       await entry.connection.restart();
     });
+  }
+
+  loginNeeded(server: string, reason: string): void {
+    const entry = this.servers.get(server);
+    if (entry === undefined || this.closed || !entry.enabled) return;
+    entry.connection.loginNeeded(reason);
   }
 
   async approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void> {
@@ -327,6 +335,7 @@ export class LiveRuntime implements GatewayRuntime {
             env: config.env ?? {},
             ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
           };
+    const auth = spec.transport === 'http' ? this.options.oauth?.authProvider(config.name) : undefined;
     return new UpstreamConnection(spec, {
       requestTimeoutMs: this.config.upstream_timeout_ms,
       callTimeoutMs: this.config.tool_call_timeout_ms,
@@ -338,6 +347,7 @@ export class LiveRuntime implements GatewayRuntime {
       },
       onChange: () => this.connectionChanged(config.name),
       saturationErrorCodes: config.saturation_error_codes,
+      ...(auth === undefined ? {} : { auth, onInsufficientScope: (scope: string) => this.options.oauth?.wantScope(config.name, scope) }),
       ...(this.options.random === undefined ? {} : { random: this.options.random }),
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
     });

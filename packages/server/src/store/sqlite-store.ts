@@ -19,6 +19,7 @@ import type {
   StoredAgentToken,
   StoredApproval,
   Store,
+  UpstreamOAuthRecord,
 } from './store.js';
 
 const DAY_MS = 86_400_000;
@@ -334,6 +335,28 @@ class SqliteStore implements Store {
     return this.statements.deleteCredential.run(server).changes === 1;
   }
 
+  async getUpstreamOAuth(server: string): Promise<UpstreamOAuthRecord | undefined> {
+    const row = this.statements.oauth.get(server) as OAuthRow | undefined;
+    return row === undefined ? undefined : oauthFromRow(row);
+  }
+
+  async setUpstreamOAuth(server: string, record: UpstreamOAuthRecord): Promise<void> {
+    const { client, tokens, tokens_expire_at, discovery, pending } = record;
+    if (client === undefined && tokens === undefined && discovery === undefined && pending === undefined) {
+      this.statements.deleteOAuth.run(server);
+      return;
+    }
+    this.statements.upsertOAuth.run({
+      server,
+      client: jsonOrNull(client),
+      tokens: jsonOrNull(tokens),
+      tokens_expire_at: tokens === undefined ? null : (tokens_expire_at ?? null),
+      discovery: jsonOrNull(discovery),
+      pending: jsonOrNull(pending),
+      updated_at: new Date().toISOString(),
+    });
+  }
+
   /**
    * Group commit: records appended during one turn of the event loop are written in one
    * transaction (a commit costs far more than an insert), and each promise settles once its
@@ -536,6 +559,14 @@ function prepareStatements(db: Database) {
        ON CONFLICT (server) DO UPDATE SET bearer_token = excluded.bearer_token, updated_at = excluded.updated_at`,
     ),
     deleteCredential: prepare('DELETE FROM upstream_credentials WHERE server = ?'),
+    oauth: prepare('SELECT client, tokens, tokens_expire_at, discovery, pending FROM upstream_oauth WHERE server = ?'),
+    upsertOAuth: prepare(
+      `INSERT INTO upstream_oauth (server, client, tokens, tokens_expire_at, discovery, pending, updated_at)
+       VALUES (@server, @client, @tokens, @tokens_expire_at, @discovery, @pending, @updated_at)
+       ON CONFLICT (server) DO UPDATE SET client = excluded.client, tokens = excluded.tokens, tokens_expire_at = excluded.tokens_expire_at,
+         discovery = excluded.discovery, pending = excluded.pending, updated_at = excluded.updated_at`,
+    ),
+    deleteOAuth: prepare('DELETE FROM upstream_oauth WHERE server = ?'),
     insertActivity: prepare(
       'INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -546,6 +577,28 @@ function prepareStatements(db: Database) {
       'DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log ORDER BY ts_ms DESC, id DESC LIMIT ? OFFSET ?)',
     ),
   };
+}
+
+interface OAuthRow {
+  client: string | null;
+  tokens: string | null;
+  tokens_expire_at: number | null;
+  discovery: string | null;
+  pending: string | null;
+}
+
+function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
+  return {
+    ...(row.client === null ? {} : { client: JSON.parse(row.client) as Record<string, unknown> }),
+    ...(row.tokens === null ? {} : { tokens: JSON.parse(row.tokens) as Record<string, unknown> }),
+    ...(row.tokens_expire_at === null ? {} : { tokens_expire_at: row.tokens_expire_at }),
+    ...(row.discovery === null ? {} : { discovery: JSON.parse(row.discovery) as Record<string, unknown> }),
+    ...(row.pending === null ? {} : { pending: JSON.parse(row.pending) as Record<string, unknown> }),
+  };
+}
+
+function jsonOrNull(value: object | undefined): string | null {
+  return value === undefined ? null : JSON.stringify(value);
 }
 
 function approvalFromRow(row: ApprovalRow): StoredApproval {

@@ -91,6 +91,27 @@ export interface ActivityRetention {
   readonly maxAgeDays: number;
 }
 
+/** A JSON object as the store keeps it: written and read back whole. */
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/**
+ * An HTTP upstream's OAuth state (`mcpproxy auth login <server>`). The gateway reads and writes it
+ * whole; each part is a JSON object the store keeps as it is given. Tokens are secrets: a store
+ * never logs a record or puts it in an error message.
+ */
+export interface UpstreamOAuthRecord {
+  /** The client the gateway registered dynamically (RFC 7591), absent with a configured client_id. */
+  readonly client?: JsonObject;
+  /** The tokens the authorization server issued (access and refresh token, scope, lifetime). */
+  readonly tokens?: JsonObject;
+  /** When the access token expires, in milliseconds since the epoch (absent: no lifetime given). */
+  readonly tokens_expire_at?: number;
+  /** What discovery found: the protected-resource and authorization-server metadata. */
+  readonly discovery?: JsonObject;
+  /** A login started and not yet finished: the SHA-256 of its state, its PKCE verifier, its expiry. */
+  readonly pending?: JsonObject;
+}
+
 export type CreateTokenResult = { ok: true; token: StoredAgentToken } | { ok: false; code: 'token_name_taken' | 'token_secret_taken' };
 
 /**
@@ -130,6 +151,11 @@ export interface Store {
   getUpstreamCredential(server: string): Promise<string | undefined>;
   setUpstreamCredential(server: string, bearerToken: string): Promise<void>;
   deleteUpstreamCredential(server: string): Promise<boolean>;
+
+  /** The server's OAuth state, or undefined when none is stored. */
+  getUpstreamOAuth(server: string): Promise<UpstreamOAuthRecord | undefined>;
+  /** Replaces the server's OAuth state whole; a record without any part deletes it. */
+  setUpstreamOAuth(server: string, record: UpstreamOAuthRecord): Promise<void>;
 
   appendActivity(record: ActivityInput): Promise<AppendedActivity>;
   /** Newest first (by timestamp, then id). */
