@@ -118,14 +118,15 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
-  // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
+  // REST's preflight seam, and the in-band surfaces through @mcpproxy/extension: both evaluate the
+  // same published state and write their activity records to the same store.
   const preflight = createPreflightSeam({ runtime, activity: store });
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
-    preflight,
+    inBandActivity: (record) => store.appendActivity(record),
   };
 
   const log = (line: string) => options.log?.(line);
