@@ -129,7 +129,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
 
   const log = (line: string) => options.log?.(line);
-  const reloader = new GatewayReloader(config, runtime);
+  const reloader = new GatewayReloader(config, runtime, logins);
   const reload = (next: ResolvedConfig) => reloader.reload(next);
   const tokens = createAgentTokenLookup(configTokens(config), store);
   const credentials = { adminKey: secretDigest(config.api_key), tokens };

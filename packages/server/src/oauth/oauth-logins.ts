@@ -4,6 +4,7 @@ import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
 import type { ResolvedServerConfig } from '../config/gateway-config.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
 import type { Store } from '../store/store.js';
+import { canonicalJson } from '../upstream/canonical-json.js';
 import { finishLogin, startLogin, stateDigest, type LoginStart, type LoginTarget } from './login-flow.js';
 import { OAuthRecordCell } from './oauth-record-cell.js';
 import { RefreshSchedule } from './refresh-schedule.js';
@@ -38,6 +39,12 @@ export type CallbackOutcome =
   | { readonly ok: true; readonly server: string }
   | { readonly ok: false; readonly code: 'invalid_state' | 'oauth_failed'; readonly message: string };
 
+/** A pending login a reload ended, and why. */
+export interface EndedLogin {
+  readonly server: string;
+  readonly why: 'removed' | 'changed';
+}
+
 export interface CallbackParams {
   readonly state: string;
   readonly code?: string;
@@ -53,24 +60,19 @@ export interface CallbackParams {
  */
 export class OAuthLogins {
   private readonly targets = new Map<string, LoginTarget>();
+  /**
+   * One cell per server name for the gateway's lifetime: a reload that gives a server new login
+   * settings, or removes and re-adds it, must not leave two caches of one stored record.
+   */
+  private readonly cells = new Map<string, OAuthRecordCell>();
   private readonly refreshes = new Map<string, Promise<RefreshOutcome>>();
   private readonly schedule: RefreshSchedule;
+  private readonly redirectUri: string;
   private hooks: LoginHooks | undefined;
 
   constructor(private readonly options: OAuthLoginsOptions) {
-    const redirectUri = `http://127.0.0.1:${options.callbackPort}${CALLBACK_PATH}`;
-    for (const server of options.servers) {
-      if (server.url === undefined) continue;
-      this.targets.set(server.name, {
-        cell: new OAuthRecordCell(options.store, server.name),
-        serverUrl: server.url,
-        redirectUri,
-        clientName: options.clientName,
-        clock: options.clock,
-        ...(server.oauth === undefined ? {} : { client: server.oauth }),
-        ...(options.fetchFn === undefined ? {} : { fetchFn: options.fetchFn }),
-      });
-    }
+    this.redirectUri = `http://127.0.0.1:${options.callbackPort}${CALLBACK_PATH}`;
+    for (const server of options.servers.filter(isHttp)) this.targets.set(server.name, this.targetFor(server));
     this.schedule = new RefreshSchedule(options.clock, (server) => void this.refreshInBackground(server));
   }
 
@@ -91,18 +93,59 @@ export class OAuthLogins {
   }
 
   /**
+   * A reload, before its servers reach the runtime: a server it adds as an HTTP upstream (or turns
+   * into one) gets its login first, so that its first connection already carries a stored login, and
+   * that login's refresh is planned.
+   */
+  async admit(servers: readonly ResolvedServerConfig[]): Promise<void> {
+    for (const server of servers.filter(isHttp)) {
+      if (this.targets.has(server.name)) continue;
+      const target = this.targetFor(server);
+      this.targets.set(server.name, target);
+      if (this.hooks !== undefined) this.schedule.plan(server.name, await target.cell.read());
+    }
+  }
+
+  /**
+   * A reload, once the runtime applied it. A removed server (or one that is no longer an HTTP
+   * upstream) loses its login: no refresh, and a login waiting for its redirect ends; its tokens and
+   * client registration stay in the store, as after a restart on the new file, so re-adding it needs
+   * no new login. A server whose url or oauth block changed keeps its tokens (a refresh uses the new
+   * client settings), and its next login uses the new ones; a login started with the old ones ends.
+   */
+  async reconfigure(servers: readonly ResolvedServerConfig[]): Promise<EndedLogin[]> {
+    const next = new Map(servers.filter(isHttp).map((server) => [server.name, this.targetFor(server)]));
+    const ended: EndedLogin[] = [];
+    for (const [name, target] of [...this.targets]) {
+      const wanted = next.get(name);
+      if (wanted === undefined) {
+        this.targets.delete(name);
+        this.schedule.cancel(name);
+        if (await this.endPending(target)) ended.push({ server: name, why: 'removed' });
+      } else if (loginSettings(target) !== loginSettings(wanted)) {
+        this.targets.set(name, wanted);
+        if (await this.endPending(target)) ended.push({ server: name, why: 'changed' });
+      }
+    }
+    return ended;
+  }
+
+  /**
    * The connection's side: the stored access token before every request, and on a 401 one refresh
    * (the transport then retries once); without a usable refresh token the 401 stands (pending_auth).
    */
   authProvider(server: string): AuthProvider | undefined {
-    const target = this.targets.get(server);
-    if (target === undefined) return undefined;
+    if (!this.targets.has(server)) return undefined;
+    // Looked up at each request: a reload may change or remove the server's login while it connects.
     return {
-      token: async () => storedTokens(await target.cell.read())?.access_token,
+      token: async () => {
+        const target = this.targets.get(server);
+        return target === undefined ? undefined : storedTokens(await target.cell.read())?.access_token;
+      },
       onUnauthorized: async () => {
         const outcome = await this.refresh(server);
         if (outcome.kind !== 'refreshed') throw new UnauthorizedError(outcome.reason);
-        this.schedule.plan(server, await target.cell.read());
+        this.schedule.plan(server, await this.cellOf(server).read());
       },
     };
   }
@@ -185,7 +228,8 @@ export class OAuthLogins {
   private refresh(server: string): Promise<RefreshOutcome> {
     const running = this.refreshes.get(server);
     if (running !== undefined) return running;
-    const target = this.targets.get(server)!;
+    const target = this.targets.get(server);
+    if (target === undefined) return Promise.resolve({ kind: 'login_needed', reason: `server ${server} is no longer an HTTP upstream of this gateway` });
     const done = refreshStoredTokens(target.cell, target.client, () => this.options.clock.now(), this.options.fetchFn).finally(() => this.refreshes.delete(server));
     this.refreshes.set(server, done);
     return done;
@@ -221,9 +265,54 @@ export class OAuthLogins {
     return undefined;
   }
 
+  private targetFor(server: HttpServerConfig): LoginTarget {
+    return {
+      cell: this.cellOf(server.name),
+      serverUrl: server.url,
+      redirectUri: this.redirectUri,
+      clientName: this.options.clientName,
+      clock: this.options.clock,
+      ...(server.oauth === undefined ? {} : { client: server.oauth }),
+      ...(this.options.fetchFn === undefined ? {} : { fetchFn: this.options.fetchFn }),
+    };
+  }
+
+  private cellOf(server: string): OAuthRecordCell {
+    let cell = this.cells.get(server);
+    if (cell === undefined) {
+      cell = new OAuthRecordCell(this.options.store, server);
+      this.cells.set(server, cell);
+    }
+    return cell;
+  }
+
+  /** Ends a login waiting for its redirect (its state is refused from now on); true when there was one. */
+  private async endPending(target: LoginTarget): Promise<boolean> {
+    try {
+      if (pendingLogin(await target.cell.read()) === undefined) return false;
+      await target.cell.update((record) => withPending(record, undefined));
+      return true;
+    } catch (cause) {
+      this.log(`${target.cell.server}: ending its pending login failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+      return false;
+    }
+  }
+
   private log(line: string): void {
     this.options.log?.(`oauth: ${line}`);
   }
+}
+
+type HttpServerConfig = ResolvedServerConfig & { readonly url: string };
+
+/** Only HTTP upstreams log in. */
+function isHttp(server: ResolvedServerConfig): server is HttpServerConfig {
+  return server.url !== undefined;
+}
+
+/** What a login is made with besides the store: where the upstream is, and the configured client. */
+function loginSettings(target: LoginTarget): string {
+  return canonicalJson({ url: target.serverUrl, client: target.client ?? null });
 }
 
 /** An authorization server's error code, as far as RFC 6749 allows one (it is quoted to the operator). */
