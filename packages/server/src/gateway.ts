@@ -113,7 +113,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
-    logins.close();
+    await logins.close();
     store.close();
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
@@ -272,7 +272,7 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
 }
 
 async function shutDown(runtime: GatewayRuntime, store: Store, logins: OAuthLogins): Promise<void> {
-  logins.close();
+  await logins.close();
   await runtime.close();
   store.close();
 }

@@ -5,10 +5,11 @@ import type { ResolvedServerConfig } from '../config/gateway-config.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
 import type { Store } from '../store/store.js';
 import { canonicalJson } from '../upstream/canonical-json.js';
+import { GatewayCallback } from './gateway-callback.js';
 import { finishLogin, startLogin, stateDigest, type LoginStart, type LoginTarget } from './login-flow.js';
 import { OAuthRecordCell } from './oauth-record-cell.js';
 import { RefreshSchedule } from './refresh-schedule.js';
-import { pendingLogin, storedDiscovery, storedTokens, withPending, withWantedScope } from './stored-oauth-parts.js';
+import { pendingLogin, storedDiscovery, storedTokens, withPending, withWantedScope, type PendingLogin } from './stored-oauth-parts.js';
 import { refreshStoredTokens, type RefreshOutcome } from './token-refresh.js';
 
 /** The path of the loopback callback `mcpproxy auth login` listens on. */
@@ -39,6 +40,17 @@ export type CallbackOutcome =
   | { readonly ok: true; readonly server: string }
   | { readonly ok: false; readonly code: 'invalid_state' | 'oauth_failed'; readonly message: string };
 
+/**
+ * Who receives a login's redirect on the loopback callback: the caller (`mcpproxy auth login` listens
+ * there and hands it over) or the gateway itself (a login started in the operator UI, whose browser
+ * has nothing else to come back to).
+ */
+export type RedirectReceiver = 'caller' | 'gateway';
+
+export type OAuthLoginStart =
+  | (LoginStart & { readonly ok: true; readonly redirectUri: string })
+  | { readonly ok: false; readonly code: 'not_http' | 'callback_unavailable' | 'oauth_failed'; readonly message: string };
+
 /** A pending login a reload ended, and why. */
 export interface EndedLogin {
   readonly server: string;
@@ -68,12 +80,21 @@ export class OAuthLogins {
   private readonly refreshes = new Map<string, Promise<RefreshOutcome>>();
   private readonly schedule: RefreshSchedule;
   private readonly redirectUri: string;
+  /** The loopback callback while logins started with the gateway as their receiver wait; each ends at its expiry. */
+  private readonly callback: GatewayCallback;
+  private readonly awaitingRedirect = new Map<string, () => void>();
   private hooks: LoginHooks | undefined;
 
   constructor(private readonly options: OAuthLoginsOptions) {
     this.redirectUri = `http://127.0.0.1:${options.callbackPort}${CALLBACK_PATH}`;
     for (const server of options.servers.filter(isHttp)) this.targets.set(server.name, this.targetFor(server));
     this.schedule = new RefreshSchedule(options.clock, (server) => void this.refreshInBackground(server));
+    this.callback = new GatewayCallback({
+      port: options.callbackPort,
+      path: CALLBACK_PATH,
+      finish: (params) => this.finishLogin(params),
+      onError: (error) => this.log(`login callback: ${error.message}`),
+    });
   }
 
   /** Connects the logins to the gateway and plans the refresh of every stored login. */
@@ -82,9 +103,12 @@ export class OAuthLogins {
     for (const [server, target] of this.targets) this.schedule.plan(server, await target.cell.read());
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.schedule.clear();
     this.hooks = undefined;
+    for (const cancel of this.awaitingRedirect.values()) cancel();
+    this.awaitingRedirect.clear();
+    await this.callback.close();
   }
 
   /** Whether `server` is an HTTP upstream (only those log in). */
@@ -121,9 +145,11 @@ export class OAuthLogins {
       if (wanted === undefined) {
         this.targets.delete(name);
         this.schedule.cancel(name);
+        this.stopAwaiting(name);
         if (await this.endPending(target)) ended.push({ server: name, why: 'removed' });
       } else if (loginSettings(target) !== loginSettings(wanted)) {
         this.targets.set(name, wanted);
+        this.stopAwaiting(name);
         if (await this.endPending(target)) ended.push({ server: name, why: 'changed' });
       }
     }
@@ -150,11 +176,33 @@ export class OAuthLogins {
     };
   }
 
-  async startLogin(server: string, wwwAuthenticate: string | undefined): Promise<LoginStart & { readonly redirectUri?: string }> {
+  /**
+   * Starts a login of `server`. With the gateway as the receiver it listens on the loopback callback
+   * before the authorization URL exists, until the login finishes or expires. With the caller as the
+   * receiver the gateway lets go of that port (the caller is about to listen there): a login still
+   * waiting for the gateway then finishes only if its redirect reaches the caller, which hands it over.
+   */
+  async startLogin(server: string, wwwAuthenticate: string | undefined, receiver: RedirectReceiver = 'caller'): Promise<OAuthLoginStart> {
     const target = this.targets.get(server);
-    if (target === undefined) return { ok: false, message: `server ${server} is not an HTTP upstream` };
+    if (target === undefined) return { ok: false, code: 'not_http', message: `server ${server} is not an HTTP upstream` };
+    if (receiver === 'gateway') {
+      const opened = await this.callback.open();
+      if (!opened.ok) return { ok: false, code: 'callback_unavailable', message: opened.message };
+    } else {
+      for (const name of [...this.awaitingRedirect.keys()]) this.stopAwaiting(name);
+    }
     const started = await startLogin(target, wwwAuthenticate);
-    return started.ok ? { ...started, redirectUri: target.redirectUri } : started;
+    if (!started.ok) {
+      if (receiver === 'gateway') this.closeCallbackWhenIdle();
+      return { ok: false, code: 'oauth_failed', message: started.message };
+    }
+    if (receiver === 'gateway') {
+      // A caller's login may have taken the port while this one was discovering.
+      const listening = await this.callback.open();
+      if (!listening.ok) return { ok: false, code: 'callback_unavailable', message: listening.message };
+      this.awaitRedirect(server, started.expiresAt);
+    }
+    return { ...started, redirectUri: target.redirectUri };
   }
 
   /**
@@ -164,7 +212,12 @@ export class OAuthLogins {
   async finishLogin(params: CallbackParams): Promise<CallbackOutcome> {
     const found = await this.findPending(params.state);
     if (found === undefined) return { ok: false, code: 'invalid_state', message: 'This login state is unknown, was already used, or was replaced by a newer login: run mcpproxy auth login again' };
-    const { server, target, pending } = found;
+    // The state is spent whatever follows: the gateway stops waiting for this server's redirect.
+    this.stopAwaiting(found.server);
+    return this.finishFound(found, params);
+  }
+
+  private async finishFound({ server, target, pending }: PendingFound, params: CallbackParams): Promise<CallbackOutcome> {
     await target.cell.update((record) => withPending(record, undefined));
     if (pending.expires_at <= this.options.clock.now()) return { ok: false, code: 'invalid_state', message: `The login of ${server} expired: run mcpproxy auth login ${server} again` };
     if (params.error !== undefined) return { ok: false, code: 'oauth_failed', message: `The authorization server refused the login of ${server} (${safeCode(params.error)})` };
@@ -254,7 +307,7 @@ export class OAuthLogins {
     this.hooks?.loginNeeded(server, `${outcome.reason}: log in again with mcpproxy auth login ${server}`);
   }
 
-  private async findPending(state: string): Promise<{ server: string; target: LoginTarget; pending: NonNullable<ReturnType<typeof pendingLogin>> } | undefined> {
+  private async findPending(state: string): Promise<PendingFound | undefined> {
     const digest = Buffer.from(stateDigest(state), 'hex');
     for (const [server, target] of this.targets) {
       const pending = pendingLogin(await target.cell.read());
@@ -263,6 +316,24 @@ export class OAuthLogins {
       if (stored.length === digest.length && timingSafeEqual(stored, digest)) return { server, target, pending };
     }
     return undefined;
+  }
+
+  private awaitRedirect(server: string, expiresAt: number): void {
+    this.awaitingRedirect.get(server)?.();
+    this.awaitingRedirect.set(server, this.options.clock.setTimer(() => this.stopAwaiting(server), Math.max(0, expiresAt - this.options.clock.now())));
+  }
+
+  private stopAwaiting(server: string): void {
+    const cancel = this.awaitingRedirect.get(server);
+    if (cancel === undefined) return;
+    cancel();
+    this.awaitingRedirect.delete(server);
+    this.closeCallbackWhenIdle();
+  }
+
+  /** Not awaited: the page of the redirect that ended the last wait may still be on its way out. */
+  private closeCallbackWhenIdle(): void {
+    if (this.awaitingRedirect.size === 0) void this.callback.close();
   }
 
   private targetFor(server: HttpServerConfig): LoginTarget {
@@ -304,6 +375,12 @@ export class OAuthLogins {
 }
 
 type HttpServerConfig = ResolvedServerConfig & { readonly url: string };
+
+interface PendingFound {
+  readonly server: string;
+  readonly target: LoginTarget;
+  readonly pending: PendingLogin;
+}
 
 /** Only HTTP upstreams log in. */
 function isHttp(server: ResolvedServerConfig): server is HttpServerConfig {

@@ -3,6 +3,7 @@
 // 127.0.0.1:0, with one manual clock for all three. The gateway takes it as its injected clock;
 // oidc-provider cannot take one, so the test process's Date is set to the same time (only Date is
 // faked: timers and I/O run as usual) and the tokens it stamps live on the test's time line.
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { vi } from 'vitest';
@@ -20,6 +21,18 @@ export interface RestAnswer {
   readonly status: number;
   readonly body: Record<string, unknown>;
   readonly text: string;
+}
+
+/** A loopback port nothing listens on right now (bound once, then released), for a callback a test listens on. */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export class OAuthWorld {
@@ -44,8 +57,11 @@ export class OAuthWorld {
     return world;
   }
 
-  /** Starts (or restarts, on the same data directory) the gateway with `web` pointing at the upstream. */
-  async startGateway(server: Record<string, unknown> = {}, options: GatewayOptions = {}): Promise<void> {
+  /**
+   * Starts (or restarts, on the same data directory) the gateway with `web` pointing at the upstream.
+   * Nothing listens on its oauth_callback_port unless a login asks the gateway to (`settings` may give a free one).
+   */
+  async startGateway(server: Record<string, unknown> = {}, options: GatewayOptions = {}, settings: Record<string, unknown> = {}): Promise<void> {
     this.gateway = await startTestGateway(
       this.dir,
       {
@@ -53,6 +69,7 @@ export class OAuthWorld {
         // A 401 upstream is retried in the background; keep those retries out of the tests' way.
         reconnect_initial_delay_ms: 60_000,
         reconnect_max_delay_ms: 60_000,
+        ...settings,
         servers: [{ name: 'web', url: this.upstream.url, quarantined: false, ...server }],
       },
       { clock: this.clock, log: (line) => this.logs.push(line), ...options },
