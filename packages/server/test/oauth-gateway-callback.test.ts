@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_TTL_MS } from '../src/oauth/login-flow.js';
 import { fetchWithHost } from './host-header-fetch.js';
 import { followAuthorization } from './oauth-world/headless-browser.js';
-import { freeLoopbackPort, OAuthWorld } from './oauth-world/oauth-world.js';
+import { freeLoopbackPort } from './oauth-world/free-loopback-port.js';
+import { OAuthWorld } from './oauth-world/oauth-world.js';
 import { readStoredLogin } from './oauth-world/stored-oauth.js';
 
 let world: OAuthWorld;

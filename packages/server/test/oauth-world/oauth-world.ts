@@ -3,7 +3,6 @@
 // 127.0.0.1:0, with one manual clock for all three. The gateway takes it as its injected clock;
 // oidc-provider cannot take one, so the test process's Date is set to the same time (only Date is
 // faked: timers and I/O run as usual) and the tokens it stamps live on the test's time line.
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { vi } from 'vitest';
@@ -21,18 +20,6 @@ export interface RestAnswer {
   readonly status: number;
   readonly body: Record<string, unknown>;
   readonly text: string;
-}
-
-/** A loopback port nothing listens on right now (bound once, then released), for a callback a test listens on. */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export class OAuthWorld {
