@@ -20,7 +20,9 @@ import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-chang
 import { createPreflightSeam } from './preflight/preflight-seam.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
-import { openStore, type Store } from './store/store.js';
+import { openConfiguredStore } from './store/open-configured-store.js';
+import type { StoreCoordination } from './store/store-coordination.js';
+import type { Store } from './store/store.js';
 import type { WaitClock } from './preflight/wait-clock.js';
 
 export interface GatewayOptions {
@@ -71,12 +73,13 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     };
   }
 
-  const opened = openStore(config.data_dir, { walLimitBytes: config.store_wal_limit_bytes });
+  const opened = await openConfiguredStore(config, (line) => options.log?.(line));
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
+  const coordination = opened.coordination;
   const conflict = await credentialConflict(config, store);
   if (conflict !== undefined) {
-    store.close();
+    await closeStore(store, coordination);
     return { ok: false, error: conflict };
   }
   const serverInfo = gatewayServerInfo();
@@ -87,10 +90,11 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      coordination,
     });
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
-    store.close();
+    await closeStore(store, coordination);
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
@@ -102,9 +106,10 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
+    storeReachable: () => coordination.reachable(),
   };
 
-  if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
+  if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, coordination, onError) };
 
   const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
   const tokens = createAgentTokenLookup(configTokens(config), store);
@@ -118,6 +123,10 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     onTokenRevoked: (name) => endpoint.closeToken(name),
     onError: (e) => options.log?.(`rest: ${asError(e).message}`),
   });
+  // A token revoked on another replica sharing the store ends what it holds open here too.
+  const unwatchTokens = coordination.watch((change) => {
+    if (change.topic === 'tokens' && change.revoked !== undefined) endpoint.closeToken(change.revoked);
+  });
   const policy = {
     tokens,
     requireAuth: config.require_mcp_auth,
@@ -127,8 +136,9 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   try {
     http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
+    unwatchTokens();
     await endpoint.close();
-    await shutDown(runtime, store);
+    await shutDown(runtime, store, coordination);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
   }
   const unsubscribe = notifyToolListChanges(
@@ -149,15 +159,22 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       runtime,
       close: once(async () => {
         unsubscribe();
+        unwatchTokens();
         await endpoint.close();
         await http.close();
-        await shutDown(runtime, store);
+        await shutDown(runtime, store, coordination);
       }),
     },
   };
 }
 
-function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, store: Store, onError: (error: Error) => void): RunningGateway {
+function serveOverStdio(
+  surface: GatewayMcpOptions,
+  runtime: GatewayRuntime,
+  store: Store,
+  coordination: StoreCoordination,
+  onError: (error: Error) => void,
+): RunningGateway {
   // The local process that spawned us is the principal: every configured server is in scope.
   const identity: McpIdentity = { key: 'stdio', scope: { allowed_servers: '*' } };
   const sessions = new Set<NotifiableSession>();
@@ -179,7 +196,7 @@ function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, sto
     close: once(async () => {
       unsubscribe();
       await handle.close();
-      await shutDown(runtime, store);
+      await shutDown(runtime, store, coordination);
     }),
   };
 }
@@ -214,9 +231,15 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
   });
 }
 
-async function shutDown(runtime: GatewayRuntime, store: Store): Promise<void> {
+async function shutDown(runtime: GatewayRuntime, store: Store, coordination: StoreCoordination): Promise<void> {
   await runtime.close();
+  await closeStore(store, coordination);
+}
+
+/** Closes the store and waits until it has (a shared store writes the records it accepted first). */
+async function closeStore(store: Store, coordination: StoreCoordination): Promise<void> {
   store.close();
+  await coordination.closed();
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

@@ -65,7 +65,9 @@ export type DefName =
   | 'ShapeBResponse'
   | 'ServerName'
   | 'ProfileName'
+  | 'StoreKind'
   | 'GatewayConfig'
+  | 'StoreConfig'
   | 'ServerConfig'
   | 'AgentTokenConfig'
   | 'ProfileConfig';
