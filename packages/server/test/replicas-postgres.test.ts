@@ -8,13 +8,15 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
 import { STORE_UNREACHABLE_REFUSAL } from '../src/mcp/store-unreachable-refusal.js';
+import type { PublishedState } from '../src/state/gateway-runtime.js';
+import type { Store } from '../src/store/store.js';
 import type { EventStreamReader } from './event-stream-reader.js';
 import { eventually, startHttpFixture, type HttpFixture } from './fixture-process.js';
-import { TempDir } from './gateway-harness.js';
+import { serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { isListChanged, openListenStream } from './listen-request.js';
 import { openRawSession } from './raw-mcp-session.js';
 import { startReplica, type Replica } from './replica-process.js';
-import { withoutVolatile } from './rest-client.js';
+import { restClient, withoutVolatile } from './rest-client.js';
 import { startTestPostgres, type TestPostgres } from './test-postgres.js';
 
 /**
@@ -305,17 +307,18 @@ describe('a replica killed, the database lost', () => {
     const acknowledged: { replica: string; id: string; afterKill: boolean }[] = [];
     const failures: { replica: string; afterKill: boolean; error: string }[] = [];
     let killed = false;
-    let killedAt: Promise<void> | undefined;
     const body = JSON.stringify({ tools: [{ id: 'fixture:a' }] });
-    // Bounded: WORKERS loops of at most PER_WORKER requests each, which end once B has answered
-    // AFTER_KILL more after the kill.
+    // Bounded: WORKERS loops of at most PER_WORKER requests each, alternating between the replicas,
+    // which end once B has answered AFTER_KILL more after the kill.
     const WORKERS = 8;
     const PER_WORKER = 300;
-    const KILL_AFTER = 150;
-    const AFTER_KILL = 100;
-    const bAfterKill = () => acknowledged.filter((r) => r.replica === 'b' && r.afterKill).length;
+    const KILL_AFTER = 100;
+    const AFTER_KILL = 60;
+    const count = (replica: string, afterKill?: boolean) => acknowledged.filter((r) => r.replica === replica && (afterKill === undefined || r.afterKill === afterKill)).length;
+    let reachKillPoint!: () => void;
+    const killPoint = new Promise<void>((resolve) => (reachKillPoint = resolve));
     const worker = async (w: number) => {
-      for (let i = 0; i < PER_WORKER && bAfterKill() < AFTER_KILL; i += 1) {
+      for (let i = 0; i < PER_WORKER && count('b', true) < AFTER_KILL; i += 1) {
         const at = (w + i) % 2 === 0 ? a : b;
         if (at === a && killed) continue;
         const afterKill = killed;
@@ -327,37 +330,48 @@ describe('a replica killed, the database lost', () => {
             body,
           });
           const text = await response.text();
-          if (response.status !== 200) {
-            failures.push({ replica: at.name, afterKill, error: `${response.status} ${text}` });
-            continue;
-          }
-          const answered = (JSON.parse(text) as { request_id: string }).request_id;
-          if (answered !== requestId) failures.push({ replica: at.name, afterKill, error: `answered for ${answered}, asked ${requestId}` });
-          else acknowledged.push({ replica: at.name, id: requestId, afterKill });
+          const answered = response.status === 200 ? (JSON.parse(text) as { request_id: string }).request_id : undefined;
+          if (answered === requestId) acknowledged.push({ replica: at.name, id: requestId, afterKill });
+          else failures.push({ replica: at.name, afterKill, error: `${response.status} ${text}` });
         } catch (error) {
           failures.push({ replica: at.name, afterKill, error: String(error) });
         }
-        if (!killed && acknowledged.filter((r) => r.replica === 'a').length >= KILL_AFTER) {
-          killed = true;
-          const exited = new Promise<void>((resolve) => a.child.once('exit', () => resolve()));
-          a.child.kill('SIGKILL');
-          killedAt = exited;
-        }
+        if (count('a') >= KILL_AFTER) reachKillPoint();
       }
     };
-    await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
-    expect(killed).toBe(true);
-    await killedAt;
+    const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
+
+    await killPoint;
+    // The database stalls right then (a lock, a slow disk): every activity commit waits behind a table
+    // lock the test holds. A replica that answered before its record were committed would go on
+    // answering now, and lose those records with its process.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE activity_log IN SHARE ROW EXCLUSIVE MODE');
+      await eventually(async () => {
+        const waiting = await rows<{ n: number }>(url, "SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'activity_log'::regclass AND NOT granted");
+        expect(waiting[0]!.n).toBeGreaterThanOrEqual(2);
+      });
+      const exited = new Promise<void>((resolve) => a.child.once('exit', () => resolve()));
+      killed = true;
+      a.child.kill('SIGKILL');
+      await exited;
+      await locker.query('COMMIT');
+    } finally {
+      await locker.end();
+    }
+    await load;
     expect(a.child.signalCode).toBe('SIGKILL');
     // B kept answering: every request it got after the kill was a 200.
-    expect(bAfterKill()).toBeGreaterThanOrEqual(AFTER_KILL);
+    expect(count('b', true)).toBeGreaterThanOrEqual(AFTER_KILL);
     expect(failures.filter((f) => f.replica === 'b')).toEqual([]);
     // Every 200 either replica sent has its record in the database, the killed one's included.
     const ids = acknowledged.map((r) => r.id);
     const stored = new Set((await rows<{ request_id: string }>(url, 'SELECT request_id FROM activity_log WHERE request_id = ANY($1)', [ids])).map((r) => r.request_id));
-    const missing = ids.filter((id) => !stored.has(id));
-    expect(missing).toEqual([]);
-    expect(acknowledged.filter((r) => r.replica === 'a').length).toBeGreaterThanOrEqual(KILL_AFTER);
+    expect(ids.filter((id) => !stored.has(id))).toEqual([]);
+    expect(count('a')).toBeGreaterThanOrEqual(KILL_AFTER);
   });
 
   it('answer 503 and refuse tool calls while the database is stopped, and recover on their own when it starts again', async () => {
@@ -387,5 +401,130 @@ describe('a replica killed, the database lost', () => {
       expect(at.log()).toContain('lost the PostgreSQL change feed');
       expect(at.log()).toContain('change feed is back');
     }
+  });
+});
+
+/**
+ * The real store with the calls of these methods held at a gate while it is closed: what a slow
+ * database does to one replica, on demand.
+ */
+function gatedStore(methods: readonly (keyof Store)[]) {
+  let gate = Promise.resolve();
+  let open = () => {};
+  const held = new Set<PropertyKey>(methods);
+  return {
+    close() {
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    open: () => open(),
+    wrap: (store: Store): Store =>
+      new Proxy(store, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          const method = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+          if (!held.has(property)) return method;
+          return async (...args: unknown[]) => {
+            await gate;
+            return method(...args);
+          };
+        },
+      }),
+  };
+}
+
+const approvalOf = (g: TestGateway, tool: string) => g.gateway.runtime.current().snapshot.servers.get('fixture')?.approvals.get(tool)?.status;
+
+describe('in-process gateways on one database, one of them slowed down', () => {
+  it('keep a tool that appears before the baseline is recorded out of the baseline: pending', async () => {
+    const dir = tempDir();
+    const url = await server.createDatabase();
+    // The upstream answers nothing for its first seconds: the gate below closes before its first listing.
+    const file = dir.file('fixture.tools.json', toolsJson(['a']));
+    const upstream = await startHttpFixture(['--tools', file, '--start-delay-ms', '3000']);
+    undo.push(() => upstream.stop());
+    const store = gatedStore(['listApprovals', 'listKnownServers', 'saveApprovals', 'markBaselineApproved']);
+    const g = await startTestGateway(dir, { store: { kind: 'postgres', url }, servers: [{ name: 'fixture', url: upstream.url, quarantined: false }] }, { wrapStore: store.wrap });
+    undo.push(() => g.close());
+    store.close();
+    // The first listing is the baseline (a approved), decided at once; what it reads and writes waits,
+    // until after the next listing, which brings b.
+    await waitForState(g.gateway, () => approvalOf(g, 'a') === 'approved');
+    dir.file('fixture.tools.json', toolsJson(['a', 'b']));
+    upstream.process.kill('SIGHUP');
+    await waitForState(g.gateway, () => approvalOf(g, 'b') === 'pending');
+    store.open();
+    // Written as decided, listing by listing: b stays pending, in the store too.
+    await eventually(async () => {
+      const stored = await rows<{ tool: string; status: string }>(url, "SELECT tool, status FROM approvals WHERE server = 'fixture' ORDER BY tool");
+      expect(stored).toEqual([
+        { tool: 'a', status: 'approved' },
+        { tool: 'b', status: 'pending' },
+      ]);
+      expect((await rows(url, "SELECT 1 FROM known_servers WHERE server = 'fixture' AND baseline_at IS NOT NULL")).length).toBe(1);
+    });
+    expect([approvalOf(g, 'a'), approvalOf(g, 'b')]).toEqual(['approved', 'pending']);
+  });
+
+  it('never let a replica write an approval back from its stale copy over another replica’s newer one', async () => {
+    const dir = tempDir();
+    const url = await server.createDatabase();
+    const upstream = await fixture(dir, ['a']);
+    // B's approval writes wait at a gate the test opens: a write B computed from what it knew before
+    // A approved the new tool can only land after A's approval.
+    const writes = gatedStore(['saveApprovals', 'markBaselineApproved']);
+    const config = { store: { kind: 'postgres', url }, servers: [{ name: 'fixture', url: upstream.url, quarantined: false }] };
+    const a = await startTestGateway(dir, { ...config, data_dir: `${dir.path}/a-data` });
+    undo.push(() => a.close());
+    const b = await startTestGateway(dir, { ...config, data_dir: `${dir.path}/b-data` }, { wrapStore: writes.wrap });
+    undo.push(() => b.close());
+    for (const g of [a, b]) await waitForState(g.gateway, (state) => state.snapshot.servers.get('fixture')?.tools.has('a') === true);
+
+    writes.close();
+    upstream.list(['a', 'b']);
+    const pendingOn = (g: TestGateway) => waitForState(g.gateway, (state) => state.snapshot.servers.get('fixture')?.approvals.get('b')?.status === 'pending');
+    await Promise.all([pendingOn(a), pendingOn(b)]);
+    // A's approval either waits for B's section (its advisory lock shows as not granted) or, were there
+    // no section, is done at once: the gate opens after whichever comes first.
+    let done = false;
+    const approved = a.gateway.runtime.approveTools('fixture', ['b']).finally(() => (done = true));
+    while (!done && (await rows(url, "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    writes.open();
+    await approved;
+
+    const approvedOn = (g: TestGateway) => waitForState(g.gateway, (state) => state.snapshot.servers.get('fixture')?.approvals.get('b')?.status === 'approved');
+    await Promise.all([approvedOn(a), approvedOn(b)]);
+    // Settled: no write of B is left, and the store (what a third replica would read) says approved.
+    await eventually(async () => {
+      expect((await rows<{ status: string }>(url, "SELECT status FROM approvals WHERE server = 'fixture' AND tool = 'b'"))[0]?.status).toBe('approved');
+      expect(a.gateway.runtime.current().snapshot.servers.get('fixture')?.approvals.get('b')?.status).toBe('approved');
+      expect(b.gateway.runtime.current().snapshot.servers.get('fixture')?.approvals.get('b')?.status).toBe('approved');
+    });
+  });
+
+  it('reconnect an upstream waiting for a login on every replica once the credential is stored on one', async () => {
+    const dir = tempDir();
+    const url = await server.createDatabase();
+    const locked = await startHttpFixture(['--demo', '--require-token', 'upstream-secret-0123']);
+    undo.push(() => locked.stop());
+    // A reconnect backoff far past the test's bound: only the login's notification can reconnect B in time.
+    const config = {
+      store: { kind: 'postgres', url },
+      reconnect_initial_delay_ms: 600_000,
+      reconnect_max_delay_ms: 600_000,
+      servers: [{ name: 'locked', url: locked.url, quarantined: false }],
+    };
+    const a = await startTestGateway(dir, { ...config, data_dir: `${dir.path}/a-data` });
+    undo.push(() => a.close());
+    const b = await startTestGateway(dir, { ...config, data_dir: `${dir.path}/b-data` });
+    undo.push(() => b.close());
+    const pendingAuth = (state: PublishedState) => state.snapshot.servers.get('locked')?.connection.state === 'pending_auth';
+    for (const g of [a, b]) await waitForState(g.gateway, pendingAuth);
+
+    const login = await restClient(a.gateway.origin!).call('POST', '/api/v1/servers/locked/login', { body: { token: 'upstream-secret-0123' } });
+    expect(login.status).toBe(200);
+    for (const g of [a, b]) await waitForState(g.gateway, serverReady('locked'), 30_000);
   });
 });

