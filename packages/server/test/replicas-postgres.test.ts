@@ -17,7 +17,7 @@ import { isListChanged, openListenStream } from './listen-request.js';
 import { openRawSession } from './raw-mcp-session.js';
 import { startReplica, type Replica } from './replica-process.js';
 import { restClient, withoutVolatile } from './rest-client.js';
-import { startTestPostgres, type TestPostgres } from './test-postgres.js';
+import { queryRows as rows, startTestPostgres, type TestPostgres } from './test-postgres.js';
 
 /**
  * The most an operator action on one replica may take to show on the other in these tests. The
@@ -69,16 +69,6 @@ async function replica(dir: TempDir, name: string, databaseUrl: string, upstream
   return started;
 }
 
-async function rows<R extends pg.QueryResultRow>(url: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql, [...params])).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** The replica's REST verdict for these ids (waiting while they are still connecting). */
 async function verdict(at: Replica, ids: readonly string[], wait = true): Promise<{ status: number; body: any; text: string }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   return at.api.preflight({ tools: ids.map((id) => ({ id })), ...(wait ? { wait_ms: 10_000 } : {}) });
@@ -120,6 +110,16 @@ async function callTool(at: Replica, name: string, token?: string): Promise<{ is
 }
 
 const IDS = ['fixture:a', 'fixture:b', 'fixture:nope', 'ghost:x'];
+
+/** Two replicas on a fresh database and one fixture upstream listing `a`, both with `fixture:a` ready. */
+async function readyPair(): Promise<{ url: string; a: Replica; b: Replica }> {
+  const dir = tempDir();
+  const url = await server.createDatabase();
+  const upstream = await fixture(dir, ['a']);
+  const [a, b] = await Promise.all([replica(dir, 'a', url, upstream), replica(dir, 'b', url, upstream)]);
+  for (const at of [a, b]) expect(await reasons(at, ['fixture:a'])).toEqual(['ready']);
+  return { url, a, b };
+}
 
 describe('two replicas on one PostgreSQL database', () => {
   // One pair of replicas for the cases that leave the state as they found it: starting two gateway
@@ -298,11 +298,7 @@ describe('two replicas on one PostgreSQL database', () => {
 
 describe('a replica killed, the database lost', () => {
   it('lose no acknowledged activity record when one is killed (SIGKILL) under preflight load, and the other keeps answering', async () => {
-    const dir = tempDir();
-    const url = await server.createDatabase();
-    const upstream = await fixture(dir, ['a']);
-    const [a, b] = await Promise.all([replica(dir, 'a', url, upstream), replica(dir, 'b', url, upstream)]);
-    for (const at of [a, b]) expect(await reasons(at, ['fixture:a'])).toEqual(['ready']);
+    const { url, a, b } = await readyPair();
 
     const acknowledged: { replica: string; id: string; afterKill: boolean }[] = [];
     const failures: { replica: string; afterKill: boolean; error: string }[] = [];
@@ -375,11 +371,7 @@ describe('a replica killed, the database lost', () => {
   });
 
   it('answer 503 and refuse tool calls while the database is stopped, and recover on their own when it starts again', async () => {
-    const dir = tempDir();
-    const url = await server.createDatabase();
-    const upstream = await fixture(dir, ['a']);
-    const [a, b] = await Promise.all([replica(dir, 'a', url, upstream), replica(dir, 'b', url, upstream)]);
-    for (const at of [a, b]) expect(await reasons(at, ['fixture:a'])).toEqual(['ready']);
+    const { url, a, b } = await readyPair();
 
     const outage = await server.outage(url);
     let ended = false;

@@ -14,7 +14,7 @@ import type { StoreChange, StoreCoordination } from '../src/store/store-coordina
 import type { Store } from '../src/store/store.js';
 import { eventually } from './fixture-process.js';
 import { storeContract, type ContractStore } from './store-contract.js';
-import { startTestPostgres, type TestPostgres } from './test-postgres.js';
+import { queryRows, startTestPostgres, type TestPostgres } from './test-postgres.js';
 
 let server: TestPostgres;
 beforeAll(async () => {
@@ -42,16 +42,6 @@ async function openOn(url: string, log: (line: string) => void = () => undefined
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   opened.push(result);
   return result;
-}
-
-async function query<R extends pg.QueryResultRow>(url: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql, [...params])).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 /** Every change `coordination` delivers from now on, and a way to wait for one. */
@@ -96,7 +86,7 @@ describe('PostgreSQL schema migrations', () => {
     } finally {
       await client.end();
     }
-    await query(url, 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, $1, $2)', ['future', new Date().toISOString()]);
+    await queryRows(url, 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, $1, $2)', ['future', new Date().toISOString()]);
     const dir = mkdtempSync(join(tmpdir(), 'mcpproxy-pgstore-'));
     dirs.push(dir);
     const refused = await openConfiguredStore({ data_dir: dir, store: { kind: 'postgres', url, url_source: 'environment variable DB', pool_size: 2 }, store_wal_limit_bytes: 0 }, () => undefined);
@@ -114,7 +104,7 @@ describe('PostgreSQL schema migrations', () => {
     const url = await server.createDatabase();
     const stores = await Promise.all([openOn(url), openOn(url), openOn(url)]);
     expect(stores).toHaveLength(3);
-    const versions = await query<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
+    const versions = await queryRows<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
     expect(versions.map((v) => v.version)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
     await stores[0]!.store.markServersKnown(['alpha']);
     expect([...(await stores[2]!.store.listKnownServers()).keys()]).toEqual(['alpha']);

@@ -134,6 +134,18 @@ function databases(adminUrl: string): Omit<TestPostgres, 'outage'> {
   };
 }
 
+/** The rows of one query on the database at `url`, on a connection of its own. */
+export async function queryRows<R extends pg.QueryResultRow>(url: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, [...params])).rows;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** A port nothing listens on right now (PostgreSQL cannot be told to pick one itself). */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

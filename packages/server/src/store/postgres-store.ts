@@ -5,7 +5,7 @@ import { GroupCommit } from './group-commit.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { LOCK_SPACE, lockSession, unlockSession } from './postgres-advisory-lock.js';
 import { encodeChange, STATE_CHANNEL, type PostgresChangeFeed } from './postgres-change-feed.js';
-import { TRIM_EVERY_RECORDS } from './sqlite-store.js';
+import { activityFromRow, approvalFromRow, parseBound, tokenFromRow, TRIM_EVERY_RECORDS, type ActivityRow, type ApprovalRow, type TokenRow } from './sqlite-store.js';
 import type { StoreChange, StoreChangeListener, StoreCoordination } from './store-coordination.js';
 import type {
   ActivityInput,
@@ -31,33 +31,9 @@ const MAX_DELETE_ROWS = 10_000;
 const ACTIVITY_COMMITS_IN_FLIGHT = 2;
 /** Records in one activity commit at most (eight parameters each, far below PostgreSQL's limit). */
 const MAX_ACTIVITY_BATCH = 1000;
+/** A token row in the shape the SQLite store reads (allowed_servers as JSON text). */
+const TOKEN_COLUMNS = 'name, token_sha256, array_to_json(allowed_servers)::text AS allowed_servers, profile, created_at, revoked_at';
 
-interface ApprovalRow {
-  server: string;
-  tool: string;
-  status: StoredApproval['status'];
-  approved_hash: string | null;
-  current_hash: string | null;
-  hash_schema_version: number;
-  user_disabled: boolean;
-}
-interface TokenRow {
-  name: string;
-  token_sha256: string;
-  allowed_servers: string[];
-  profile: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-interface ActivityRow {
-  id: string;
-  type: string;
-  timestamp: string;
-  status: string;
-  surface: string | null;
-  request_id: string;
-  metadata: string;
-}
 interface PendingActivity {
   readonly record: ActivityInput;
   readonly tsMs: number;
@@ -123,22 +99,15 @@ export class PostgresStore implements Store, StoreCoordination {
   withExclusive<T>(key: string, section: () => Promise<T>): Promise<T> {
     return this.sections.run(key, async () => {
       this.assertOpen();
-      const client = await this.lockPool.connect();
-      let broken: Error | undefined;
-      const onError = (cause: Error) => (broken = cause);
-      client.on('error', onError);
-      try {
+      return checkedOut(this.lockPool, async (client, broke) => {
         await lockSession(client, LOCK_SPACE.exclusive, key);
         try {
           return await section();
         } finally {
           // A lost connection released the lock with its session.
-          await unlockSession(client, LOCK_SPACE.exclusive, key).catch((cause: unknown) => (broken ??= asError(cause)));
+          await unlockSession(client, LOCK_SPACE.exclusive, key).catch(broke);
         }
-      } finally {
-        client.off('error', onError);
-        client.release(broken);
-      }
+      });
     });
   }
 
@@ -150,7 +119,7 @@ export class PostgresStore implements Store, StoreCoordination {
 
   async listApprovals(): Promise<StoredApproval[]> {
     const { rows } = await this.read<ApprovalRow>(
-      'SELECT server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled FROM approvals ORDER BY server, tool',
+      'SELECT server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled::int AS user_disabled FROM approvals ORDER BY server, tool',
     );
     return rows.map(approvalFromRow);
   }
@@ -245,7 +214,7 @@ export class PostgresStore implements Store, StoreCoordination {
             return { ok: false, code: 'token_secret_taken' };
           }
           const { rows } = await client.query<TokenRow>(
-            `INSERT INTO agent_tokens (name, token_sha256, allowed_servers, profile, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+            `INSERT INTO agent_tokens (name, token_sha256, allowed_servers, profile, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ${TOKEN_COLUMNS}`,
             [token.name, token.token_sha256, [...token.allowed_servers], token.profile ?? null, createdAt],
           );
           return { ok: true, token: tokenFromRow(rows[0]!) };
@@ -262,11 +231,11 @@ export class PostgresStore implements Store, StoreCoordination {
   }
 
   async listAgentTokens(): Promise<StoredAgentToken[]> {
-    return (await this.read<TokenRow>('SELECT * FROM agent_tokens ORDER BY name')).rows.map(tokenFromRow);
+    return (await this.read<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM agent_tokens ORDER BY name`)).rows.map(tokenFromRow);
   }
 
   async findAgentTokenBySha256(tokenSha256: string): Promise<StoredAgentToken | undefined> {
-    const row = (await this.read<TokenRow>('SELECT * FROM agent_tokens WHERE token_sha256 = $1', [tokenSha256])).rows[0];
+    const row = (await this.read<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM agent_tokens WHERE token_sha256 = $1`, [tokenSha256])).rows[0];
     return row === undefined ? undefined : tokenFromRow(row);
   }
 
@@ -354,7 +323,8 @@ export class PostgresStore implements Store, StoreCoordination {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? DEFAULT_ACTIVITY_LIMIT), 0), MAX_ACTIVITY_LIMIT);
     const offset = Math.max(Math.trunc(query.offset ?? 0), 0);
     const sql =
-      'SELECT id, type, timestamp, status, surface, request_id, metadata FROM activity_log' +
+      // float8: the id as a JavaScript number (exact below 2^53), where the driver reads a bigint as text.
+      'SELECT id::float8 AS id, type, timestamp, status, surface, request_id, metadata FROM activity_log' +
       (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
       ` ORDER BY ts_ms DESC, id DESC LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
     return (await this.read<ActivityRow>(sql, params)).rows.map(activityFromRow);
@@ -415,12 +385,7 @@ export class PostgresStore implements Store, StoreCoordination {
   /** One transaction: `work`, then the NOTIFY of `change` (unless `announce` says nothing changed). */
   private async write<T>(change: StoreChange, work: (client: PoolClient) => Promise<T>, announce: (result: T) => boolean = () => true): Promise<T> {
     this.assertOpen();
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    const onError = (cause: Error) => (broken = cause);
-    // A checked-out client that loses its connection emits 'error': unhandled, that would end the process.
-    client.on('error', onError);
-    try {
+    return checkedOut(this.pool, async (client, broke) => {
       await client.query('BEGIN');
       try {
         const result = await work(client);
@@ -428,59 +393,15 @@ export class PostgresStore implements Store, StoreCoordination {
         await client.query('COMMIT');
         return result;
       } catch (cause) {
-        await client.query('ROLLBACK').catch((failed: unknown) => (broken ??= asError(failed)));
+        await client.query('ROLLBACK').catch(broke);
         throw cause;
       }
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
+    });
   }
 
   private assertOpen(): void {
     if (this.closing !== undefined) throw new Error('the store is closed');
   }
-}
-
-function approvalFromRow(row: ApprovalRow): StoredApproval {
-  return {
-    server: row.server,
-    tool: row.tool,
-    status: row.status,
-    ...(row.approved_hash === null ? {} : { approved_hash: row.approved_hash }),
-    ...(row.current_hash === null ? {} : { current_hash: row.current_hash }),
-    hash_schema_version: row.hash_schema_version,
-    user_disabled: row.user_disabled,
-  };
-}
-
-function tokenFromRow(row: TokenRow): StoredAgentToken {
-  return {
-    name: row.name,
-    token_sha256: row.token_sha256,
-    allowed_servers: row.allowed_servers,
-    ...(row.profile === null ? {} : { profile: row.profile }),
-    created_at: row.created_at,
-    revoked: row.revoked_at !== null,
-  };
-}
-
-function activityFromRow(row: ActivityRow): StoredActivity {
-  return {
-    id: Number(row.id),
-    type: row.type,
-    timestamp: row.timestamp,
-    status: row.status,
-    ...(row.surface === null ? {} : { surface: row.surface }),
-    request_id: row.request_id,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  };
-}
-
-function parseBound(value: string, name: string): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new RangeError(`activity query: ${name} is not a date: ${value}`);
-  return ms;
 }
 
 /** The constraint a unique violation (SQLSTATE 23505) names, if that is what `cause` is. */
@@ -490,6 +411,20 @@ function uniqueViolation(cause: unknown): string | undefined {
   return code === '23505' && typeof constraint === 'string' ? constraint : undefined;
 }
 
-function asError(cause: unknown): Error {
-  return cause instanceof Error ? cause : new Error(String(cause));
+/**
+ * Runs `work` on a connection of `pool` and gives it back, or drops it when it broke (`broke`, or an
+ * 'error' event: a checked-out client that loses its connection emits one, which unhandled would end
+ * the process).
+ */
+async function checkedOut<T>(pool: Pool, work: (client: PoolClient, broke: (cause: unknown) => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const broke = (cause: unknown) => void (broken ??= cause instanceof Error ? cause : new Error(String(cause)));
+  client.on('error', broke);
+  try {
+    return await work(client, broke);
+  } finally {
+    client.off('error', broke);
+    client.release(broken);
+  }
 }

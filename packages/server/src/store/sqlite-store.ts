@@ -42,7 +42,8 @@ export const TRIM_EVERY_RECORDS = 1000;
 /** Rows one trim deletes at most: it runs on the event loop, so its pause stays at milliseconds. */
 const MAX_TRIM_ROWS = 10_000;
 
-interface ApprovalRow {
+/** The rows as the store reads them (the PostgreSQL store selects the same shapes and maps them with these). */
+export interface ApprovalRow {
   server: string;
   tool: string;
   status: StoredApproval['status'];
@@ -51,7 +52,7 @@ interface ApprovalRow {
   hash_schema_version: number;
   user_disabled: number;
 }
-interface TokenRow {
+export interface TokenRow {
   name: string;
   token_sha256: string;
   allowed_servers: string;
@@ -59,7 +60,7 @@ interface TokenRow {
   created_at: string;
   revoked_at: string | null;
 }
-interface ActivityRow {
+export interface ActivityRow {
   id: number;
   type: string;
   timestamp: string;
@@ -526,7 +527,7 @@ function prepareStatements(db: Database) {
   };
 }
 
-function approvalFromRow(row: ApprovalRow): StoredApproval {
+export function approvalFromRow(row: ApprovalRow): StoredApproval {
   return {
     server: row.server,
     tool: row.tool,
@@ -538,7 +539,7 @@ function approvalFromRow(row: ApprovalRow): StoredApproval {
   };
 }
 
-function tokenFromRow(row: TokenRow): StoredAgentToken {
+export function tokenFromRow(row: TokenRow): StoredAgentToken {
   return {
     name: row.name,
     token_sha256: row.token_sha256,
@@ -549,7 +550,7 @@ function tokenFromRow(row: TokenRow): StoredAgentToken {
   };
 }
 
-function activityFromRow(row: ActivityRow): StoredActivity {
+export function activityFromRow(row: ActivityRow): StoredActivity {
   return {
     id: row.id,
     type: row.type,
@@ -561,7 +562,7 @@ function activityFromRow(row: ActivityRow): StoredActivity {
   };
 }
 
-function parseBound(value: string, name: string): number {
+export function parseBound(value: string, name: string): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new RangeError(`activity query: ${name} is not a date: ${value}`);
   return ms;
