@@ -1,10 +1,11 @@
 // The behaviour every Store implementation shares, run against each of them: the SQLite file
 // (store-sqlite.test.ts) and PostgreSQL (store-postgres.test.ts). A new Store method gets its cases
 // here, so both implementations are held to them.
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRIM_EVERY_RECORDS } from '../src/store/sqlite-store.js';
 import type { StoreCoordination } from '../src/store/store-coordination.js';
-import type { Store } from '../src/store/store.js';
+import type { ActivityInput, Store, StoredApproval, UpstreamOAuthRecord } from '../src/store/store.js';
 
 export interface ContractStore {
   readonly store: Store;
@@ -199,6 +200,132 @@ export function storeContract(kind: string, open: () => Promise<ContractStore>):
       expect(await store.queryActivity({})).toEqual([]);
     });
 
+    it('keeps the approved definition while the approved hash stays, replaces it with a new one, clears it when the hash moves without one', async () => {
+      const store = await fresh();
+      await store.markServersKnown(['s']);
+      await store.saveApprovals([approval({ approved_definition: '{"description":"v1"}' })]);
+      expect(await store.getApprovedDefinition('s', 't')).toBe('{"description":"v1"}');
+      // A rug-pull: same approved hash, another current one, no definition given: the approved one stays.
+      await store.saveApprovals([approval({ status: 'changed', current_hash: H2 })]);
+      expect(await store.getApprovedDefinition('s', 't')).toBe('{"description":"v1"}');
+      await store.saveApprovals([approval({ approved_hash: H2, current_hash: H2, approved_definition: '{"description":"v2"}' })]);
+      expect(await store.getApprovedDefinition('s', 't')).toBe('{"description":"v2"}');
+      // A new approved hash without a definition must not keep the old hash's definition.
+      await store.saveApprovals([approval({ approved_hash: H1 })]);
+      expect(await store.getApprovedDefinition('s', 't')).toBeUndefined();
+      expect(await store.getApprovedDefinition('s', 'unknown')).toBeUndefined();
+      // listApprovals stays lean: the definitions are read one by one.
+      expect((await store.listApprovals())[0]).not.toHaveProperty('approved_definition');
+    });
+
+    it('applies records of one tool saved together in order, definitions included', async () => {
+      const store = await fresh();
+      await store.markServersKnown(['s']);
+      await store.saveApprovals([approval({ tool: 'kept', approved_definition: '"d1"' }), approval({ tool: 'kept', status: 'changed', current_hash: H2 })]);
+      await store.saveApprovals([approval({ tool: 'moved', approved_definition: '"d1"' })]);
+      await store.saveApprovals([approval({ tool: 'moved', approved_hash: H2, approved_definition: '"d2"' }), approval({ tool: 'moved' })]);
+      expect(await store.getApprovedDefinition('s', 'kept')).toBe('"d1"');
+      expect(await store.listApprovals()).toEqual([
+        { server: 's', tool: 'kept', status: 'changed', approved_hash: H1, current_hash: H2, hash_schema_version: 1, user_disabled: false },
+        { server: 's', tool: 'moved', status: 'approved', approved_hash: H1, current_hash: H1, hash_schema_version: 1, user_disabled: false },
+      ]);
+      // H1 -> H2 (with d2) -> H1 again without one: the hash moved twice, nothing of it is kept.
+      expect(await store.getApprovedDefinition('s', 'moved')).toBeUndefined();
+    });
+
+    it('finds tool calls to a server and preflights that asked for one of its tools, and preflights by verdict', async () => {
+      const store = await fresh();
+      await preflight(store, 'p1', 1, 'ready', ['alpha:echo']);
+      await preflight(store, 'p2', 2, 'blocked', ['beta:x', 'alpha_2:y']);
+      // "alpha" must not match "alpha_2" (a LIKE pattern would: _ is its wildcard), nor an ID without the colon.
+      await preflight(store, 'p3', 3, 'unknown_ids', ['alphabet:z', 'alpha']);
+      await toolCall(store, 'c1', 4, 'alpha');
+      await toolCall(store, 'c2', 5, 'beta');
+      const ids = async (query: Parameters<Store['queryActivity']>[0]) => (await store.queryActivity(query)).map((found) => found.request_id);
+      expect(await ids({ server: 'alpha' })).toEqual(['c1', 'p1']);
+      expect(await ids({ server: 'alpha_2' })).toEqual(['p2']);
+      expect(await ids({ server: 'beta' })).toEqual(['c2', 'p2']);
+      expect(await ids({ verdict: 'ready' })).toEqual(['p1']);
+      expect(await ids({ verdict: 'blocked', server: 'beta' })).toEqual(['p2']);
+      expect(await ids({ verdict: 'ready', type: 'tool_call' })).toEqual([]);
+    });
+
+    it('searches by server and verdict past records a caller filled with odd text, and matches only their per-tool IDs', async () => {
+      const store = await fresh();
+      // IDs are the caller's: a NUL, a lone surrogate, quotes and backslashes are all valid (and stored as written).
+      await preflight(store, 'odd', 1, 'unknown_ids', ['al\u0000pha:x', 'beta\ud800:y', 'ga"m\\ma:z', 'alpha:\u0000']);
+      // Check mode keeps the raw arguments: an "id" or "verdict" in them is not the record's.
+      await store.appendActivity({
+        type: 'preflight',
+        timestamp: at(2),
+        status: 'success',
+        surface: 'mcp',
+        request_id: 'args',
+        metadata: { verdict: 'blocked', ids_count: 1, reasons: {}, per_tool: [{ id: 'delta:t', status: 'ready' }], surface: 'mcp-check', arguments: { id: 'alpha:x', verdict: 'ready', per_tool: [{ id: 'alpha:x' }] } },
+      });
+      await toolCall(store, 'call', 3, 'gamma');
+      const ids = async (query: Parameters<Store['queryActivity']>[0]) => (await store.queryActivity(query)).map((found) => found.request_id);
+      expect(await ids({ server: 'alpha' })).toEqual(['odd']);
+      expect(await ids({ server: 'beta\ud800' })).toEqual(['odd']);
+      expect(await ids({ server: 'ga"m\\ma' })).toEqual(['odd']);
+      expect(await ids({ server: 'delta' })).toEqual(['args']);
+      expect(await ids({ verdict: 'ready' })).toEqual([]);
+      expect(await ids({ verdict: 'unknown_ids' })).toEqual(['odd']);
+      expect(await ids({ server: 'gamma' })).toEqual(['call']);
+      // The other filters too find nothing rather than fail on such text.
+      expect(await ids({ request_id: 'o\u0000dd' })).toEqual([]);
+      expect(await ids({ type: 'pre\u0000flight' })).toEqual([]);
+    });
+
+    it("pages through a server's records with limit and offset, however few of the records are its", async () => {
+      const store = await fresh();
+      const records: Promise<unknown>[] = [];
+      // 1,200 records, one in four a tool call to alpha: paging must count only those.
+      for (let i = 0; i < 1200; i += 1) {
+        const id = `r${String(i).padStart(4, '0')}`;
+        records.push(i % 4 === 0 ? toolCall(store, id, 0, 'alpha', i) : toolCall(store, id, 0, 'other', i));
+      }
+      await Promise.all(records);
+      const page = await store.queryActivity({ server: 'alpha', limit: 20, offset: 250 });
+      // Newest first: alpha's records are r1196, r1192, ...; the 251st is r0196.
+      expect(page.map((r) => r.request_id)).toEqual(Array.from({ length: 20 }, (_, k) => `r${String(1196 - 4 * (250 + k)).padStart(4, '0')}`));
+      expect(await store.queryActivity({ server: 'alpha', limit: 10, offset: 298 })).toHaveLength(2);
+      expect(await store.queryActivity({ server: 'alpha', limit: 0 })).toEqual([]);
+    });
+
+    it("keeps an upstream's OAuth record per server, read back as written, and an empty record deletes it", async () => {
+      const store = await fresh();
+      expect(await store.getUpstreamOAuth('web')).toBeUndefined();
+      await store.setUpstreamOAuth('web', OAUTH_RECORD);
+      await store.setUpstreamOAuth('other', { tokens: { access_token: 'x' } });
+      expect(await store.getUpstreamOAuth('web')).toEqual(OAUTH_RECORD);
+      const { pending: _spent, ...withoutPending } = OAUTH_RECORD;
+      await store.setUpstreamOAuth('web', withoutPending);
+      expect(await store.getUpstreamOAuth('web')).toEqual(withoutPending);
+      await store.setUpstreamOAuth('web', {});
+      expect(await store.getUpstreamOAuth('web')).toBeUndefined();
+      await store.setUpstreamOAuth('web', {});
+      expect(await store.getUpstreamOAuth('other')).toEqual({ tokens: { access_token: 'x' } });
+      // The expiry belongs to the tokens: without them it is not kept, and it alone is no record.
+      await store.setUpstreamOAuth('web', { discovery: { resource: 'r' }, tokens_expire_at: 5 });
+      expect(await store.getUpstreamOAuth('web')).toEqual({ discovery: { resource: 'r' } });
+      await store.setUpstreamOAuth('web', { tokens_expire_at: 5 });
+      expect(await store.getUpstreamOAuth('web')).toBeUndefined();
+    });
+
+    it('reads back any JSON object in any part of an OAuth record, under any server name', async () => {
+      const store = await fresh();
+      const json = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 });
+      await fc.assert(
+        fc.asyncProperty(fc.string({ minLength: 1 }), json, fc.option(json, { nil: undefined }), fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }), async (server, tokens, client, expiry) => {
+          const record: UpstreamOAuthRecord = { tokens, ...(client === undefined ? {} : { client }), ...(expiry === undefined ? {} : { tokens_expire_at: expiry }) };
+          await store.setUpstreamOAuth(server, record);
+          expect(await store.getUpstreamOAuth(server)).toEqual(JSON.parse(JSON.stringify(record)));
+        }),
+        { numRuns: 100 },
+      );
+    });
+
     it('runs exclusive sections of one key one at a time, in order, and a failed one frees the key', async () => {
       const { coordination } = await freshPair();
       const events: string[] = [];
@@ -230,3 +357,39 @@ export function storeContract(kind: string, open: () => Promise<ContractStore>):
     });
   });
 }
+
+const H1 = `sha256/v1:${'1'.repeat(64)}`;
+const H2 = `sha256/v1:${'2'.repeat(64)}`;
+
+function approval(extra: Partial<StoredApproval>): StoredApproval {
+  return { server: 's', tool: 't', status: 'approved', approved_hash: H1, current_hash: H1, hash_schema_version: 1, user_disabled: false, ...extra };
+}
+
+function at(second: number, ms = 0): string {
+  return new Date(Date.UTC(2026, 0, 1, 0, 0, second, ms)).toISOString();
+}
+
+function preflight(store: Store, id: string, second: number, verdict: string, ids: readonly string[]) {
+  const record: ActivityInput = {
+    type: 'preflight',
+    timestamp: at(second),
+    status: verdict === 'ready' ? 'success' : 'blocked',
+    surface: 'rest',
+    request_id: id,
+    metadata: { verdict, ids_count: ids.length, reasons: {}, per_tool: ids.map((tool) => ({ id: tool, status: 'ready' })) },
+  };
+  return store.appendActivity(record);
+}
+
+function toolCall(store: Store, id: string, second: number, server: string, ms = 0) {
+  return store.appendActivity({ type: 'tool_call', timestamp: at(second, ms), status: 'success', request_id: id, metadata: { server, tool: 'echo', outcome: 'success', duration_ms: 1 } });
+}
+
+/** An OAuth record with every part. */
+export const OAUTH_RECORD: UpstreamOAuthRecord = {
+  client: { client_id: 'c-1', issuer: 'https://as.example' },
+  tokens: { access_token: 'at', refresh_token: 'rt', token_type: 'Bearer', expires_in: 60 },
+  tokens_expire_at: 1_700_000_060_000,
+  discovery: { resource: 'https://mcp.example/mcp' },
+  pending: { state_sha256: 'ab', code_verifier: 'v', redirect_uri: 'http://127.0.0.1:8799/oauth/callback', expires_at: 1 },
+};

@@ -100,6 +100,30 @@ describe('PostgreSQL schema migrations', () => {
     }
   });
 
+  it('bring a database of an older gateway up to date: its approvals stay, with no approved definition, and OAuth records can be kept', async () => {
+    const url = await server.createDatabase();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const hash = `sha256/v1:${'1'.repeat(64)}`;
+    try {
+      expect(await migratePostgres(client, POSTGRES_MIGRATIONS.slice(0, 1))).toEqual({ ok: true, applied: [1] });
+      await client.query("INSERT INTO known_servers (server, first_seen_at) VALUES ('s', '2026-01-01T00:00:00Z')");
+      await client.query(
+        "INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, updated_at) VALUES ('s', 't', 'approved', $1, $1, 1, false, '2026-01-01T00:00:00Z')",
+        [hash],
+      );
+    } finally {
+      await client.end();
+    }
+    const { store } = await openOn(url);
+    expect(await store.listApprovals()).toEqual([{ server: 's', tool: 't', status: 'approved', approved_hash: hash, current_hash: hash, hash_schema_version: 1, user_disabled: false }]);
+    expect(await store.getApprovedDefinition('s', 't')).toBeUndefined();
+    await store.setUpstreamOAuth('web', { tokens: { access_token: 'a' }, tokens_expire_at: 1 });
+    expect(await store.getUpstreamOAuth('web')).toEqual({ tokens: { access_token: 'a' }, tokens_expire_at: 1 });
+    const versions = await queryRows<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
+    expect(versions.map((v) => v.version)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
+  });
+
   it('let replicas start at once against an empty database: one creates the schema, all open', async () => {
     const url = await server.createDatabase();
     const stores = await Promise.all([openOn(url), openOn(url), openOn(url)]);
@@ -149,6 +173,23 @@ describe('two stores on one database', () => {
     await a.store.setServerOverride('alpha', { quarantined: true });
     await atB.next((c) => c.topic === 'state' && atB.seen.length > before);
     expect(atB.seen.slice(before)).toEqual([{ topic: 'state' }]);
+  });
+
+  it("announce an OAuth record written on one as its server's credentials on the other, which reads it", async () => {
+    const url = await server.createDatabase();
+    const a = await openOn(url);
+    const b = await openOn(url);
+    const atB = recordChanges(b.coordination);
+    await a.store.setUpstreamOAuth('web', { tokens: { access_token: 'rotated', refresh_token: 'r2' }, tokens_expire_at: 42 });
+    expect(await atB.next((c) => c.topic === 'credentials')).toEqual({ topic: 'credentials', server: 'web' });
+    expect(await b.store.getUpstreamOAuth('web')).toEqual({ tokens: { access_token: 'rotated', refresh_token: 'r2' }, tokens_expire_at: 42 });
+    // Deleting a record that is not there changes nothing and announces nothing: the marker after it comes next.
+    const before = atB.seen.length;
+    await a.store.setUpstreamOAuth('none', {});
+    await a.store.setUpstreamOAuth('web', {});
+    await atB.next(() => atB.seen.length > before);
+    expect(atB.seen.slice(before)).toEqual([{ topic: 'credentials', server: 'web' }]);
+    expect(await b.store.getUpstreamOAuth('web')).toBeUndefined();
   });
 
   it('never run two sections of one key at once, across stores', async () => {

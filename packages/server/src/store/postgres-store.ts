@@ -1,11 +1,24 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { jsonOf } from '../json/frozen-json.js';
 import type { DataDirLock } from './data-dir-lock.js';
+import { activityMetadataFilter, activityMetadataNeedles } from './activity-metadata-filter.js';
 import { GroupCommit } from './group-commit.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { LOCK_SPACE, lockSession, unlockSession } from './postgres-advisory-lock.js';
 import { encodeChange, STATE_CHANNEL, type PostgresChangeFeed } from './postgres-change-feed.js';
-import { activityFromRow, approvalFromRow, parseBound, tokenFromRow, TRIM_EVERY_RECORDS, type ActivityRow, type ApprovalRow, type TokenRow } from './sqlite-store.js';
+import {
+  activityFromRow,
+  approvalFromRow,
+  jsonOrNull,
+  oauthFromRow,
+  parseBound,
+  tokenFromRow,
+  TRIM_EVERY_RECORDS,
+  type ActivityRow,
+  type ApprovalRow,
+  type OAuthRow,
+  type TokenRow,
+} from './sqlite-store.js';
 import type { StoreChange, StoreChangeListener, StoreCoordination } from './store-coordination.js';
 import type {
   ActivityInput,
@@ -20,6 +33,7 @@ import type {
   StoredActivity,
   StoredAgentToken,
   StoredApproval,
+  UpstreamOAuthRecord,
 } from './store.js';
 
 const DAY_MS = 86_400_000;
@@ -29,6 +43,8 @@ const MAX_ACTIVITY_LIMIT = 1000;
 const MAX_DELETE_ROWS = 10_000;
 /** Activity commits under way at once: a second one overlaps the first's round trip. */
 const ACTIVITY_COMMITS_IN_FLIGHT = 2;
+/** Rows a metadata-filtered activity search reads per round trip. */
+const ACTIVITY_SCAN_ROWS = 500;
 /** Records in one activity commit at most (eight parameters each, far below PostgreSQL's limit). */
 const MAX_ACTIVITY_BATCH = 1000;
 /** A token row in the shape the SQLite store reads (allowed_servers as JSON text). */
@@ -124,30 +140,21 @@ export class PostgresStore implements Store, StoreCoordination {
     return rows.map(approvalFromRow);
   }
 
-  async saveApprovals(given: readonly StoredApproval[]): Promise<void> {
-    if (given.length === 0) return;
-    // One statement cannot update a row twice: the last record of a tool wins, as with one upsert each.
-    const records = [...new Map(given.map((record) => [JSON.stringify([record.server, record.tool]), record])).values()];
+  async saveApprovals(records: readonly StoredApproval[]): Promise<void> {
+    if (records.length === 0) return;
     const now = new Date().toISOString();
-    await this.write({ topic: 'state' }, (client) =>
-      client.query(
-        `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, updated_at)
-         SELECT *, $8::text FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::boolean[])
-         ON CONFLICT (server, tool) DO UPDATE SET status = excluded.status, approved_hash = excluded.approved_hash,
-           current_hash = excluded.current_hash, hash_schema_version = excluded.hash_schema_version,
-           user_disabled = excluded.user_disabled, updated_at = excluded.updated_at`,
-        [
-          records.map((r) => r.server),
-          records.map((r) => r.tool),
-          records.map((r) => r.status),
-          records.map((r) => r.approved_hash ?? null),
-          records.map((r) => r.current_hash ?? null),
-          records.map((r) => r.hash_schema_version),
-          records.map((r) => r.user_disabled),
-          now,
-        ],
-      ),
-    );
+    const tools = new Set(records.map((record) => JSON.stringify([record.server, record.tool])));
+    await this.write({ topic: 'state' }, async (client) => {
+      // One statement cannot update a row twice: records of one tool saved together are written one by
+      // one, in order, as SQLite does (a later record keeps or clears the definition an earlier one wrote).
+      const batches = tools.size === records.length ? [records] : records.map((record) => [record]);
+      for (const batch of batches) await client.query(UPSERT_APPROVALS, approvalColumns(batch, now));
+    });
+  }
+
+  async getApprovedDefinition(server: string, tool: string): Promise<string | undefined> {
+    const { rows } = await this.read<{ approved_definition: string | null }>('SELECT approved_definition FROM approvals WHERE server = $1 AND tool = $2', [server, tool]);
+    return rows[0]?.approved_definition ?? undefined;
   }
 
   async listServerOverrides(): Promise<Map<string, ServerOverride>> {
@@ -271,6 +278,37 @@ export class PostgresStore implements Store, StoreCoordination {
     );
   }
 
+  async getUpstreamOAuth(server: string): Promise<UpstreamOAuthRecord | undefined> {
+    const { rows } = await this.read<OAuthRow>('SELECT client, tokens, tokens_expire_at, discovery, pending FROM upstream_oauth WHERE server = $1', [server]);
+    return rows[0] === undefined ? undefined : oauthFromRow(rows[0]);
+  }
+
+  /**
+   * Announced as the server's `credentials`: every replica reads the record again (a refresh elsewhere
+   * rotated the tokens, or a login another replica started is finished here) and a connection waiting
+   * for a login tries again.
+   */
+  async setUpstreamOAuth(server: string, record: UpstreamOAuthRecord): Promise<void> {
+    const { client, tokens, tokens_expire_at, discovery, pending } = record;
+    await this.write(
+      { topic: 'credentials', server },
+      async (db) => {
+        if (client === undefined && tokens === undefined && discovery === undefined && pending === undefined) {
+          return (await db.query('DELETE FROM upstream_oauth WHERE server = $1', [server])).rowCount === 1;
+        }
+        await db.query(
+          `INSERT INTO upstream_oauth (server, client, tokens, tokens_expire_at, discovery, pending, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (server) DO UPDATE SET client = excluded.client, tokens = excluded.tokens, tokens_expire_at = excluded.tokens_expire_at,
+             discovery = excluded.discovery, pending = excluded.pending, updated_at = excluded.updated_at`,
+          // The expiry belongs to the tokens: without them it is not kept.
+          [server, jsonOrNull(client), jsonOrNull(tokens), tokens === undefined ? null : (tokens_expire_at ?? null), jsonOrNull(discovery), jsonOrNull(pending), new Date().toISOString()],
+        );
+        return true;
+      },
+      (written) => written,
+    );
+  }
+
   // ---- activity log
 
   /**
@@ -318,18 +356,53 @@ export class PostgresStore implements Store, StoreCoordination {
       params.push(value);
       return `$${params.length}`;
     };
+    // No stored text holds a NUL (PostgreSQL text cannot), and binding one is an error: such a filter matches nothing.
+    if ([query.type, query.request_id].some((value) => value?.includes('\u0000'))) return [];
     if (query.type !== undefined) where.push(`type = ${bind(query.type)}`);
     if (query.request_id !== undefined) where.push(`request_id = ${bind(query.request_id)}`);
     if (query.since !== undefined) where.push(`ts_ms >= ${bind(parseBound(query.since, 'since'))}`);
     if (query.until !== undefined) where.push(`ts_ms <= ${bind(parseBound(query.until, 'until'))}`);
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? DEFAULT_ACTIVITY_LIMIT), 0), MAX_ACTIVITY_LIMIT);
     const offset = Math.max(Math.trunc(query.offset ?? 0), 0);
-    const sql =
-      // float8: the id as a JavaScript number (exact below 2^53), where the driver reads a bigint as text.
-      'SELECT id::float8 AS id, type, timestamp, status, surface, request_id, metadata FROM activity_log' +
-      (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` ORDER BY ts_ms DESC, id DESC LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
-    return (await this.read<ActivityRow>(sql, params)).rows.map(activityFromRow);
+    // float8: numbers in JavaScript (exact below 2^53), where the driver reads a bigint as text.
+    const columns = 'SELECT id::float8 AS id, ts_ms::float8 AS ts_ms, type, timestamp, status, surface, request_id, metadata FROM activity_log';
+    const order = 'ORDER BY ts_ms DESC, id DESC';
+    const matches = activityMetadataFilter(query);
+    if (matches === undefined) {
+      const sql = `${columns}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ${order} LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
+      return (await this.read<ActivityRow>(sql, params)).rows.map(activityFromRow);
+    }
+    if (limit === 0) return [];
+    // The metadata filters: the stored JSON text narrows the rows in SQL (every match contains these
+    // texts; strpos takes them literally, no pattern), the parsed record decides, page by page.
+    const needles = activityMetadataNeedles(query);
+    if (needles.toolCallServer !== undefined && needles.preflightServer !== undefined) {
+      where.push(
+        `((type = 'tool_call' AND strpos(metadata, ${bind(needles.toolCallServer)}) > 0) OR (type = 'preflight' AND strpos(metadata, ${bind(needles.preflightServer)}) > 0))`,
+      );
+    }
+    if (needles.verdict !== undefined) where.push(`type = 'preflight' AND strpos(metadata, ${bind(needles.verdict)}) > 0`);
+    const found: StoredActivity[] = [];
+    let skip = offset;
+    let after: { readonly ts: number; readonly id: number } | undefined;
+    for (;;) {
+      const page = [...params];
+      const bounds = [...where];
+      if (after !== undefined) {
+        page.push(after.ts, after.id);
+        bounds.push(`(ts_ms, id) < ($${page.length - 1}, $${page.length})`);
+      }
+      const { rows } = await this.read<ActivityRow & { ts_ms: number }>(`${columns} WHERE ${bounds.join(' AND ')} ${order} LIMIT ${ACTIVITY_SCAN_ROWS}`, page);
+      for (const row of rows) {
+        const record = activityFromRow(row);
+        if (!matches(record)) continue;
+        if (skip > 0) skip -= 1;
+        else if (found.push(record) === limit) return found;
+      }
+      if (rows.length < ACTIVITY_SCAN_ROWS) return found;
+      const last = rows.at(-1)!;
+      after = { ts: last.ts_ms, id: last.id };
+    }
   }
 
   /** In statements of at most MAX_DELETE_ROWS rows: a pass after a long idle can delete millions. */
@@ -404,6 +477,34 @@ export class PostgresStore implements Store, StoreCoordination {
   private assertOpen(): void {
     if (this.closing !== undefined) throw new Error('the store is closed');
   }
+}
+
+/**
+ * Approval records in one statement (one array per column). A definition given replaces the stored one;
+ * without one the stored definition stays while the approved hash does, and is cleared when it moves.
+ */
+const UPSERT_APPROVALS = `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, approved_definition, updated_at)
+  SELECT *, $9::text FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::boolean[], $8::text[])
+  ON CONFLICT (server, tool) DO UPDATE SET status = excluded.status, approved_hash = excluded.approved_hash,
+    current_hash = excluded.current_hash, hash_schema_version = excluded.hash_schema_version,
+    user_disabled = excluded.user_disabled, updated_at = excluded.updated_at,
+    approved_definition = CASE
+      WHEN excluded.approved_definition IS NOT NULL THEN excluded.approved_definition
+      WHEN excluded.approved_hash IS NOT DISTINCT FROM approvals.approved_hash THEN approvals.approved_definition
+      ELSE NULL END`;
+
+function approvalColumns(records: readonly StoredApproval[], now: string): unknown[] {
+  return [
+    records.map((r) => r.server),
+    records.map((r) => r.tool),
+    records.map((r) => r.status),
+    records.map((r) => r.approved_hash ?? null),
+    records.map((r) => r.current_hash ?? null),
+    records.map((r) => r.hash_schema_version),
+    records.map((r) => r.user_disabled),
+    records.map((r) => r.approved_definition ?? null),
+    now,
+  ];
 }
 
 /** The constraint a unique violation (SQLSTATE 23505) names, if that is what `cause` is. */

@@ -580,7 +580,7 @@ function prepareStatements(db: Database) {
   };
 }
 
-interface OAuthRow {
+export interface OAuthRow {
   client: string | null;
   tokens: string | null;
   tokens_expire_at: number | null;
@@ -588,7 +588,7 @@ interface OAuthRow {
   pending: string | null;
 }
 
-function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
+export function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
   return {
     ...(row.client === null ? {} : { client: JSON.parse(row.client) as Record<string, unknown> }),
     ...(row.tokens === null ? {} : { tokens: JSON.parse(row.tokens) as Record<string, unknown> }),
@@ -598,7 +598,7 @@ function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
   };
 }
 
-function jsonOrNull(value: object | undefined): string | null {
+export function jsonOrNull(value: object | undefined): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
