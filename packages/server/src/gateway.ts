@@ -103,6 +103,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     clientName: serverInfo.name,
     clock: options.clock ?? REAL_CLOCK,
     log: (line) => options.log?.(line),
+    // Refresh tokens rotate: gateways sharing a store refresh a server one at a time.
+    exclusive: (key, section) => coordination.withExclusive(key, section),
   });
   let runtime: GatewayRuntime;
   try {

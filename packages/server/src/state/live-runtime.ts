@@ -31,8 +31,16 @@ export interface RuntimeOptions {
    * server's approvals and overrides run in that server's exclusive section.
    */
   readonly coordination?: StoreCoordination;
-  /** The OAuth logins of HTTP upstreams: each connection's access token and its refresh on a 401. */
-  readonly oauth?: { authProvider(server: string): AuthProvider | undefined; wantScope(server: string, scope: string): void };
+  /**
+   * The OAuth logins of HTTP upstreams: each connection's access token and its refresh on a 401, and
+   * (on a shared store) reading a server's record again when another gateway changed it (every
+   * server's when undefined).
+   */
+  readonly oauth?: {
+    authProvider(server: string): AuthProvider | undefined;
+    wantScope(server: string, scope: string): void;
+    storedChanged?(server?: string): Promise<void>;
+  };
 }
 
 interface ServerEntry {
@@ -516,18 +524,25 @@ export class LiveRuntime implements GatewayRuntime {
   private sharedChange(change: StoreChange): Promise<void> | undefined {
     switch (change.topic) {
       case 'state':
-      case 'resync':
         return this.rereadShared();
-      case 'credentials': {
-        // A login on another replica: a connection waiting for one tries again now, not at its next backoff.
-        const entry = this.servers.get(change.server);
-        if (entry?.enabled === true && entry.connection.status().state === 'pending_auth') this.background(this.restart(change.server), `reconnecting ${change.server}`);
-        return undefined;
-      }
+      case 'resync':
+        return Promise.all([this.rereadShared(), this.options.oauth?.storedChanged?.()]).then(() => undefined);
+      case 'credentials':
+        return this.credentialsChanged(change.server);
       case 'tokens':
         // Tokens are looked up in the store per request; the gateway ends a revoked token's streams.
         return undefined;
     }
+  }
+
+  /**
+   * A login (or a refresh) on another replica: its OAuth record is read again first, then a connection
+   * waiting for a login tries again now, not at its next backoff.
+   */
+  private async credentialsChanged(server: string): Promise<void> {
+    await this.options.oauth?.storedChanged?.(server);
+    const entry = this.servers.get(server);
+    if (entry?.enabled === true && entry.connection.status().state === 'pending_auth') this.background(this.restart(server), `reconnecting ${server}`);
   }
 
   /** Re-reads the shared state; calls while one waits to start share it. */
