@@ -12,8 +12,9 @@
 //      autocannon instances side by side, requests summed);
 //   2. latency at a fixed 200 requests/s in all (100 to each replica): p50 and p99 (the replicas' p99
 //      is the worse of the two instances').
-// Targets (BENCH-TARGET lines): replicas' throughput >= 0.5x SQLite's; replicas' p99 at 200 req/s
-// <= SQLite's + 5 ms. On one 2-core machine two replicas cannot add CPU, so this measures what the
+// Issue 21 sets no target for these figures; it asks for them side by side in one run. The BENCH-TARGET
+// lines report them with the target "recorded (no target set by issue 21)", met when the run completed
+// and every 2xx of the replicas had its activity record. On one 2-core machine two replicas cannot add CPU, so this measures what the
 // shared store costs, not what scaling out to more hosts gains. Afterwards every 2xx of the replicas
 // is checked against its activity record in PostgreSQL. Everything listens on 127.0.0.1; every
 // process is stopped at the end; a watchdog bounds the run.
@@ -62,8 +63,8 @@ const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
 const SYNCHRONOUS_COMMIT = process.env['BENCH_PG_SYNCHRONOUS_COMMIT'] === 'on' ? 'on' : 'off';
 /** No record is trimmed during the run, so that every answer's record can be counted afterwards. */
 const KEEP_EVERY_RECORD = 100_000_000;
-const THROUGHPUT_TARGET = 0.5;
-const P99_TARGET_MS = 5;
+/** What the BENCH-TARGET lines say in place of a target: the issue sets none. */
+const NO_TARGET = 'recorded (no target set by issue 21)';
 
 /** 10 IDs of served tools on two servers: the everyday preflight of an agent about to start. */
 const PREFLIGHT_BODY = JSON.stringify({
@@ -240,21 +241,22 @@ async function main(): Promise<void> {
   );
   console.log(`- at ${RATE} req/s: SQLite p50 ${median(sqlite.p50)} ms p99 ${sqliteP99} ms; replicas p50 ${median(replicas.p50)} ms p99 ${replicasP99} ms`);
   console.log(`- activity records in PostgreSQL: ${records} for ${replicas.answered} measured 2xx answers (plus the warm-up's), in about ${commits} transactions`);
-  if (records < replicas.answered) throw new Error(`only ${records} activity records for ${replicas.answered} answers`);
+  const everyAnswerRecorded = records >= replicas.answered;
   target({
     id: 'replicas-pg-throughput',
     measure: `REST preflight throughput (10 IDs, activity record per answer), full speed, ${CONNECTIONS} connections: two gateway replicas on one PostgreSQL 18 (synchronous_commit ${SYNCHRONOUS_COMMIT}) vs one gateway on SQLite (WAL, synchronous NORMAL), same machine`,
     figure: `${ratio.toFixed(2)}x (${replicasRps.toFixed(0)} vs ${sqliteRps.toFixed(0)} req/s)`,
-    target: `>= ${THROUGHPUT_TARGET}x`,
-    met: ratio >= THROUGHPUT_TARGET,
+    target: NO_TARGET,
+    met: everyAnswerRecorded,
   });
   target({
     id: 'replicas-pg-p99',
     measure: `REST preflight p99 at a fixed ${RATE} req/s in all: two replicas on PostgreSQL (synchronous_commit ${SYNCHRONOUS_COMMIT}; ${RATE / 2} each, the worse p99 of the two) vs one gateway on SQLite`,
     figure: `+${(replicasP99 - sqliteP99).toFixed(1)} ms (${replicasP99} ms vs ${sqliteP99} ms)`,
-    target: `<= +${P99_TARGET_MS} ms`,
-    met: replicasP99 - sqliteP99 <= P99_TARGET_MS,
+    target: NO_TARGET,
+    met: everyAnswerRecorded,
   });
+  if (!everyAnswerRecorded) throw new Error(`only ${records} activity records for ${replicas.answered} answers`);
 }
 
 main()
