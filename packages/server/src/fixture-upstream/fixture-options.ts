@@ -18,6 +18,8 @@ export interface FixtureOptions {
   readonly name: string;
   /** How tools/call answers while overloaded (see fixture-overload.ts); re-read on SIGHUP. */
   readonly overloadFile?: string;
+  /** Append what a test reads back (cancellations, answers to the fixture's own requests) here, one JSON line each. */
+  readonly eventsFile?: string;
 }
 
 export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options]
@@ -36,6 +38,8 @@ export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options
   --overload FILE       how tools/call answers, re-read on SIGHUP: {} normally; {"status": 429|503,
                         "retry_after"?: "2"} that HTTP status (HTTP only); {"error_code": N} that
                         JSON-RPC error. A missing file answers normally
+  --events-file FILE    append one JSON line per cancellation received and per answer to a request
+                        the fixture sent its client (see fixture-events.ts)
 SIGUSR2 or calling the unlisted tool "exit" makes the process exit.`;
 
 export type ParsedFixtureOptions = { ok: true; options: FixtureOptions } | { ok: false; message: string };
@@ -58,6 +62,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
         'page-size': { type: 'string' },
         name: { type: 'string' },
         overload: { type: 'string' },
+        'events-file': { type: 'string' },
       },
     }));
   } catch (cause) {
@@ -87,6 +92,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
       pageSize: (pageSize.ok ? pageSize.value : undefined) ?? 0,
       name: values.name ?? 'mcp-fixture',
       ...(values.overload === undefined ? {} : { overloadFile: values.overload }),
+      ...(values['events-file'] === undefined ? {} : { eventsFile: values['events-file'] }),
     },
   };
 }

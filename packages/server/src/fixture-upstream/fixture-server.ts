@@ -1,5 +1,7 @@
 import { ProtocolError, Server } from '@modelcontextprotocol/server';
+import type { FixtureEvents } from './fixture-events.js';
 import type { FixtureOverload } from './fixture-overload.js';
+import { runProgressTool } from './fixture-progress.js';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import type { FixtureTool } from './fixture-tools.js';
 
@@ -16,6 +18,8 @@ export interface FixtureCatalog {
   exit(): void;
   /** The current overload switch (replaced on SIGHUP). */
   overload?(): FixtureOverload;
+  /** Where cancellations and the answers to its own requests are recorded (`--events-file`). */
+  readonly events: FixtureEvents;
 }
 
 /**
@@ -33,7 +37,7 @@ export function createFixtureServer(catalog: FixtureCatalog): Server {
     return { tools: tools.slice(start, end), ...(end < tools.length ? { nextCursor: String(end) } : {}) };
   });
 
-  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const overload = catalog.overload?.();
@@ -55,6 +59,8 @@ export function createFixtureServer(catalog: FixtureCatalog): Server {
         return { isError: true, content: [{ type: 'text', text: tool.behavior.message }] };
       case 'canned':
         return tool.behavior.result as CallToolResult;
+      case 'progress':
+        return runProgressTool(name, tool.behavior.steps, tool.behavior.intervalMs, ctx, catalog.events);
     }
   });
 

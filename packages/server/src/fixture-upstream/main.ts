@@ -9,6 +9,7 @@ import { FIXTURE_USAGE, parseFixtureOptions } from './fixture-options.js';
 import { createFixtureServer } from './fixture-server.js';
 import type { FixtureCatalog } from './fixture-server.js';
 import { serveFixtureStdio } from './fixture-stdio.js';
+import { FixtureEvents } from './fixture-events.js';
 import { NO_OVERLOAD, readFixtureOverloadFile } from './fixture-overload.js';
 import type { FixtureOverload } from './fixture-overload.js';
 import { readFixtureToolsFile } from './fixture-tools.js';
@@ -37,6 +38,7 @@ async function main(argv: readonly string[]): Promise<void> {
     pageSize: options.pageSize,
     serverName: options.name,
     exit: () => process.exit(0),
+    events: new FixtureEvents(options.eventsFile),
   };
   if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
   const counter = new MessageCounter(options.countFile);

@@ -9,6 +9,7 @@ import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { argumentDepthError } from './argument-depth.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
+import { downstreamRelay } from './downstream-relay.js';
 import {
   DESCRIBE_TOOL,
   DESCRIBE_TOOL_NAME,
@@ -94,7 +95,7 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     }
     try {
       // The upstream's answer is the answer, tool errors (isError) included.
-      const result = await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal);
+      const result = await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal, downstreamRelay(ctx));
       await record(result.isError === true ? 'tool_error' : 'success');
       return result;
     } catch (error) {

@@ -2,6 +2,7 @@ import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerConnection, 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ResolvedConfig } from '../config/gateway-config.js';
 import type { Store } from '../store/store.js';
+import type { CallRelay } from '../upstream/call-relay.js';
 import type { InvalidTool } from '../upstream/list-upstream-tools.js';
 import { LiveRuntime } from './live-runtime.js';
 import type { RuntimeOptions } from './live-runtime.js';
@@ -43,11 +44,14 @@ export interface GatewayRuntime {
    * Forwards a call to the upstream and returns its result unchanged (tool errors included).
    * The caller has already gated it; this refuses only what must never reach an upstream
    * (unknown, disabled or quarantined server, a tool the server does not list, no live connection)
-   * by rejecting with a RuntimeError (runtime-error.ts).
+   * by rejecting with a RuntimeError (runtime-error.ts). `signal` cancels the upstream call;
+   * `relay` carries the upstream's progress back to the caller.
    */
-  callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult>;
+  callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult>;
   /** Every JSON-RPC message sent to any upstream since start (for zero-I/O tests). */
   upstreamMessageCount(): number;
+  /** Requests forwarded to upstreams and not yet answered, cancelled or failed (nothing may linger). */
+  upstreamInFlight(): number;
   /** Unquarantining approves the server's current tools as the baseline. */
   setQuarantined(server: string, on: boolean): Promise<void>;
   setEnabled(server: string, on: boolean): Promise<void>;

@@ -6,6 +6,7 @@ import type { ServerOverride, Store, StoredApproval } from '../store/store.js';
 import { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../upstream/upstream-spec.js';
+import type { CallRelay } from '../upstream/call-relay.js';
 import { approveListed, reconcileApprovals } from './approval-model.js';
 import type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -84,12 +85,18 @@ export class LiveRuntime implements GatewayRuntime {
     return this.messages;
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  upstreamInFlight(): number {
+    let count = 0;
+    for (const entry of this.servers.values()) count += entry.connection.inFlightCount();
+    return count;
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     const entry = this.entry(server);
     if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
     if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: its tools are never called`);
     if (!entry.connection.status().tools.has(tool)) throw new RuntimeError('unknown_tool', `server ${server} does not list a tool ${tool}`);
-    return entry.connection.callTool(tool, args, signal);
+    return entry.connection.callTool(tool, args, signal, relay);
   }
 
   async setQuarantined(server: string, on: boolean): Promise<void> {

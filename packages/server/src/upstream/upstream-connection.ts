@@ -14,6 +14,8 @@ import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
 import type { OverloadSignal } from './saturation-window.js';
+import type { CallRelay } from './call-relay.js';
+import { InFlightRequests } from './in-flight-requests.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
@@ -91,6 +93,8 @@ export class UpstreamConnection {
   private refreshAgain = false;
   private probing = false;
   private readonly saturation: SaturationWindow;
+  /** Forwarded requests awaiting their answer, across attempts (each ends with its request). */
+  private readonly inFlight = new InFlightRequests();
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -139,15 +143,26 @@ export class UpstreamConnection {
     this.start();
   }
 
-  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  /** Forwarded requests in flight now (tests: a cancelled or failed one leaves nothing behind). */
+  inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * `signal` cancels the call upstream (the SDK sends notifications/cancelled with the id it gave the
+   * call there); `relay` gets the upstream's progress, asked for only when the relay wants it.
+   */
+  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     const attempt = this.attempt;
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
       throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
     }
     if (this.current.saturation !== undefined) throw this.saturatedError(tool);
+    const call = this.inFlight.open(relay);
     try {
+      const meta = call.progressToken === undefined ? {} : { _meta: { progressToken: call.progressToken } };
       const result = await attempt.client.request(
-        { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }) } },
+        { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }), ...meta } },
         { timeout: this.options.callTimeoutMs, ...(signal === undefined ? {} : { signal }) },
       );
       if (!this.isStale(attempt)) this.saturation.answered();
@@ -162,6 +177,8 @@ export class UpstreamConnection {
         throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
       }
       throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} failed: ${errorText(cause)}`, { cause });
+    } finally {
+      this.inFlight.close(call);
     }
   }
 
@@ -204,6 +221,10 @@ export class UpstreamConnection {
       this.probe(attempt);
     };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
+    // Progress is routed by the gateway's own tokens (in-flight-requests.ts), not the SDK's.
+    client.setNotificationHandler('notifications/progress', (notification) => {
+      if (!this.isStale(attempt)) this.inFlight.progress(notification.params);
+    });
 
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
