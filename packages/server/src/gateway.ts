@@ -13,7 +13,11 @@ import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { mcpRoute } from './http/mcp-route.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
-import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { relayCatalogChanges } from './mcp/catalog-notifier.js';
+import { watchListenSubscriptions } from './mcp/listen-resource-subscriptions.js';
+import { createMcpEndpoint, type McpEndpoint } from './mcp/mcp-endpoint.js';
+import { namespacedUri } from './mcp/namespaced-uri.js';
+import { ResourceSubscriptions } from './mcp/resource-subscriptions.js';
 import type { McpIdentity } from './mcp/mcp-identity.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
@@ -96,17 +100,26 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
   // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
   const preflight = createPreflightSeam({ runtime, activity: store });
+  // Upstream resource subscriptions, counted across every client (the upstream connections are shared).
+  const subscriptions = new ResourceSubscriptions((server, uri, on) => runtime.setResourceSubscribed(server, uri, on), namespacedUri);
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
+    resourceSubscriptions: subscriptions,
   };
 
   if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
 
-  const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  let modernUpdates: McpEndpoint['notifyModernResourceUpdated'] = () => undefined;
+  const endpoint = createMcpEndpoint({
+    createServer: (context) => createGatewayMcpServer(surface, context),
+    onError,
+    watchListen: watchListenSubscriptions(subscriptions, runtime, (uri) => modernUpdates(uri)),
+  });
+  modernUpdates = (uri) => endpoint.notifyModernResourceUpdated(uri);
   const tokens = createAgentTokenLookup(configTokens(config), store);
   const rest = restApiRoute({
     runtime,
@@ -141,6 +154,19 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     },
     onError,
   );
+  const stopCatalog = relayCatalogChanges(
+    runtime,
+    {
+      sessions: () => endpoint.legacySessions(),
+      modern: {
+        resourcesChanged: () => endpoint.notifyModernResourcesChanged(),
+        promptsChanged: () => endpoint.notifyModernPromptsChanged(),
+        hasListeners: () => endpoint.hasModernListeners(),
+      },
+    },
+    subscriptions,
+    onError,
+  );
   return {
     ok: true,
     gateway: {
@@ -149,6 +175,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       runtime,
       close: once(async () => {
         unsubscribe();
+        stopCatalog();
         await endpoint.close();
         await http.close();
         await shutDown(runtime, store);
@@ -167,17 +194,23 @@ function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, sto
       if (ctx.era === 'legacy') {
         const session = { identity, server };
         sessions.add(session);
-        server.onclose = () => sessions.delete(session);
+        const closed = server.onclose;
+        server.onclose = () => {
+          closed?.();
+          sessions.delete(session);
+        };
       }
       return server;
     },
     { onerror: onError },
   );
   const unsubscribe = notifyToolListChanges(runtime, gatewayListing, { sessions: () => sessions }, onError);
+  const stopCatalog = surface.resourceSubscriptions === undefined ? () => undefined : relayCatalogChanges(runtime, { sessions: () => sessions }, surface.resourceSubscriptions, onError);
   return {
     runtime,
     close: once(async () => {
       unsubscribe();
+      stopCatalog();
       await handle.close();
       await shutDown(runtime, store);
     }),

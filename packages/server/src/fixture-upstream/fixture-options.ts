@@ -25,7 +25,9 @@ export interface FixtureOptions {
 export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options]
   --http PORT           serve Streamable HTTP on 127.0.0.1:PORT (0 = free port) instead of stdio;
                         prints {"url": ...} on stdout once listening
-  --tools FILE          tool list (JSON); re-read on SIGHUP, which sends tools/list_changed when it changed
+  --tools FILE          tool list (JSON); re-read on SIGHUP, which sends tools/list_changed when it changed;
+                        {"tools": [...], "resources": [{uri, name, text}], "prompts": [{name, text}]}
+                        also serves those (list_changed and resources/updated on SIGHUP, as they change)
   --demo                the bundled demo tools (default when no --tools)
   --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
   --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"

@@ -1,4 +1,5 @@
 import { ProtocolError, Server } from '@modelcontextprotocol/server';
+import { serveFixtureContent, type FixtureContent } from './fixture-content.js';
 import type { FixtureEvents } from './fixture-events.js';
 import type { FixtureOverload } from './fixture-overload.js';
 import { runProgressTool } from './fixture-progress.js';
@@ -20,6 +21,8 @@ export interface FixtureCatalog {
   overload?(): FixtureOverload;
   /** Where cancellations and the answers to its own requests are recorded (`--events-file`). */
   readonly events: FixtureEvents;
+  /** Resources and prompts (replaced on SIGHUP); served, with their capabilities, only when the file has any. */
+  content?(): FixtureContent;
 }
 
 /**
@@ -27,7 +30,18 @@ export interface FixtureCatalog {
  * definitions exactly as the tools file gives them (raw JSON Schema, annotations, _meta).
  */
 export function createFixtureServer(catalog: FixtureCatalog): Server {
-  const server = new Server({ name: catalog.serverName, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const content = catalog.content?.();
+  const hasContent = content !== undefined && (content.resources.length > 0 || content.prompts.length > 0);
+  const server = new Server(
+    { name: catalog.serverName, version: '1.0.0' },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        ...(hasContent ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } } : {}),
+      },
+    },
+  );
+  if (hasContent && catalog.content !== undefined) serveFixtureContent(server, catalog.content, catalog.events);
 
   server.setRequestHandler('tools/list', (request): ListToolsResult => {
     const tools = catalog.tools().map((tool) => tool.definition as unknown as Tool);

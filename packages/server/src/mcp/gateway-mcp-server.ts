@@ -8,6 +8,7 @@ import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { argumentDepthError } from './argument-depth.js';
+import { attachCatalog } from './catalog-surface.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
 import { downstreamRelay } from './downstream-relay.js';
 import {
@@ -20,10 +21,11 @@ import {
 } from './describe-tool.js';
 import type { McpSessionContext } from './mcp-identity.js';
 import { servedListing, type ServedListing } from './served-listing.js';
+import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { toolListPage } from './tool-list-page.js';
 
 /** The part of the runtime the MCP surface reads: the published state, and the one way to reach an upstream. */
-export type SurfaceRuntime = Pick<GatewayRuntime, 'current' | 'callTool'>;
+export type SurfaceRuntime = Pick<GatewayRuntime, 'current' | 'callTool' | 'forwardRequest' | 'upstreamCapabilities'>;
 
 export interface GatewayMcpOptions {
   readonly runtime: SurfaceRuntime;
@@ -37,6 +39,8 @@ export interface GatewayMcpOptions {
   readonly preflight?: PreflightSeam;
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
+  /** Who is subscribed to which upstream resource, shared by every server instance. Absent: tools only. */
+  readonly resourceSubscriptions?: ResourceSubscriptions;
 }
 
 const BUILTIN_TOOLS: readonly Tool[] = [DESCRIBE_TOOL];
@@ -75,6 +79,8 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     requiredTools = new RequiredToolsExtension({ source });
     requiredTools.attach(server, { era: context.era });
   }
+  // Resources, prompts, completion and logging of the upstreams, beside their tools.
+  if (options.resourceSubscriptions !== undefined) attachCatalog(server, { runtime, subscriptions: options.resourceSubscriptions }, context);
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;

@@ -1,12 +1,14 @@
 import type { ApprovalRecord, PreparedSnapshot } from '@mcpproxy/evaluator';
 import { prepareSnapshot } from '@mcpproxy/evaluator';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ResultTypeMap, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
 import type { ServerOverride, Store, StoredApproval } from '../store/store.js';
 import { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../upstream/upstream-spec.js';
 import type { CallRelay } from '../upstream/call-relay.js';
+import type { ForwardedMethod, ForwardOptions } from '../upstream/upstream-connection.js';
+import type { UpstreamNotification } from '../upstream/upstream-notification.js';
 import { approveListed, reconcileApprovals } from './approval-model.js';
 import type { GatewayRuntime, PublishedState, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -46,6 +48,7 @@ const HOUR_MS = 3_600_000;
 export class LiveRuntime implements GatewayRuntime {
   private readonly servers = new Map<string, ServerEntry>();
   private readonly listeners = new Set<(state: PublishedState) => void>();
+  private readonly notificationListeners = new Set<(server: string, notification: UpstreamNotification) => void>();
   private published: PublishedState;
   private version = 0;
   private messages = 0;
@@ -97,6 +100,26 @@ export class LiveRuntime implements GatewayRuntime {
     if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: its tools are never called`);
     if (!entry.connection.status().tools.has(tool)) throw new RuntimeError('unknown_tool', `server ${server} does not list a tool ${tool}`);
     return entry.connection.callTool(tool, args, signal, relay);
+  }
+
+  async forwardRequest<M extends ForwardedMethod>(server: string, method: M, params: Record<string, unknown>, options: ForwardOptions): Promise<ResultTypeMap[M]> {
+    const entry = this.entry(server);
+    if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
+    if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: nothing is forwarded to it`);
+    return entry.connection.forward(method, params, options);
+  }
+
+  upstreamCapabilities(server: string): ServerCapabilities | undefined {
+    return this.servers.get(server)?.connection.capabilities();
+  }
+
+  setResourceSubscribed(server: string, uri: string, on: boolean): void {
+    this.servers.get(server)?.connection.setResourceSubscribed(uri, on);
+  }
+
+  onUpstreamNotification(listener: (server: string, notification: UpstreamNotification) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
   }
 
   async setQuarantined(server: string, on: boolean): Promise<void> {
@@ -174,6 +197,7 @@ export class LiveRuntime implements GatewayRuntime {
     clearInterval(this.retention);
     await Promise.allSettled([...this.servers.values()].map((entry) => entry.connection.stop()));
     this.listeners.clear();
+    this.notificationListeners.clear();
   }
 
   /** Reads the persisted state and decides each server's starting flags. */
@@ -238,6 +262,7 @@ export class LiveRuntime implements GatewayRuntime {
         this.messages += 1;
       },
       onChange: () => this.connectionChanged(config.name),
+      onNotification: (notification) => this.upstreamNotified(config.name, notification),
       saturationErrorCodes: config.saturation_error_codes,
       ...(this.options.random === undefined ? {} : { random: this.options.random }),
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
@@ -265,6 +290,17 @@ export class LiveRuntime implements GatewayRuntime {
     }
     this.refreshServer(entry);
     this.schedulePublish();
+  }
+
+  private upstreamNotified(server: string, notification: UpstreamNotification): void {
+    if (this.closed) return;
+    for (const listener of [...this.notificationListeners]) {
+      try {
+        listener(server, notification);
+      } catch (cause) {
+        this.log(`an upstream notification listener failed: ${String(cause)}`);
+      }
+    }
   }
 
   private async persist(server: string, records: readonly ApprovalRecord[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, RequestMethod, ResultTypeMap, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { REAL_CLOCK } from '../preflight/wait-clock.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -19,6 +19,7 @@ import { InFlightRequests } from './in-flight-requests.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
+import type { UpstreamNotification } from './upstream-notification.js';
 import type { UpstreamSpec } from './upstream-spec.js';
 
 export type DiagnosticAction = 'restart' | 'login' | 'view_logs';
@@ -57,6 +58,19 @@ export interface UpstreamConnectionOptions {
   readonly saturationErrorCodes?: readonly number[];
   /** What ends an overload window (tests move it by hand). */
   readonly clock?: WaitClock;
+  /** Resource and prompt list changes, resource updates and log messages the upstream sends on its own. */
+  readonly onNotification?: (notification: UpstreamNotification) => void;
+}
+
+/** The requests a downstream client's request is forwarded as, besides tools/call. */
+export type ForwardedMethod = Extract<
+  RequestMethod,
+  'resources/list' | 'resources/templates/list' | 'resources/read' | 'prompts/list' | 'prompts/get' | 'completion/complete'
+>;
+
+export interface ForwardOptions {
+  readonly signal?: AbortSignal;
+  readonly relay?: CallRelay;
 }
 
 interface Attempt {
@@ -95,6 +109,8 @@ export class UpstreamConnection {
   private readonly saturation: SaturationWindow;
   /** Forwarded requests awaiting their answer, across attempts (each ends with its request). */
   private readonly inFlight = new InFlightRequests();
+  /** Upstream resource URIs some downstream client is subscribed to; subscribed again on every reconnect. */
+  private readonly subscribed = new Set<string>();
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -141,6 +157,57 @@ export class UpstreamConnection {
   async restart(): Promise<void> {
     await this.stop();
     this.start();
+  }
+
+  /** What the upstream declared at its initialize on the live connection (undefined while not connected). */
+  capabilities(): ServerCapabilities | undefined {
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') return undefined;
+    return attempt.client.getServerCapabilities();
+  }
+
+  /**
+   * Forwards one downstream request (resources, prompts, completion) and returns the upstream's
+   * answer. The same cancellation and progress relay as a tool call; no overload window applies
+   * (that one is about tool calls). A JSON-RPC error of the upstream comes back as that error.
+   * A listing may take the timeout of the gateway's own requests; a read, get or completion that
+   * of a tool call.
+   */
+  async forward<M extends ForwardedMethod>(method: M, params: Record<string, unknown>, options: ForwardOptions): Promise<ResultTypeMap[M]> {
+    const timeoutMs = method.endsWith('/list') ? this.options.requestTimeoutMs : this.options.callTimeoutMs;
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
+      throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
+    }
+    const entry = this.inFlight.open(options.relay);
+    try {
+      const meta = entry.progressToken === undefined ? {} : { _meta: { progressToken: entry.progressToken } };
+      return await attempt.client.request({ method, params: { ...params, ...meta } } as { method: M; params: Record<string, unknown> }, {
+        timeout: timeoutMs,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (cause) {
+      if (cause instanceof ProtocolError) throw cause;
+      if (!this.isStale(attempt)) this.probe(attempt);
+      if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
+        throw new RuntimeError('upstream_timeout', `${this.spec.name}: ${method} did not answer within ${timeoutMs} ms`, { cause });
+      }
+      throw new RuntimeError('upstream_failed', `${this.spec.name}: ${method} failed: ${errorText(cause)}`, { cause });
+    } finally {
+      this.inFlight.close(entry);
+    }
+  }
+
+  /**
+   * Keeps the upstream subscribed to `uri` (resources/subscribe) or not, now and across reconnects.
+   * The gateway counts its own subscribers; this sees only the first and the last of them.
+   */
+  setResourceSubscribed(uri: string, on: boolean): void {
+    if (on === this.subscribed.has(uri)) return;
+    if (on) this.subscribed.add(uri);
+    else this.subscribed.delete(uri);
+    const attempt = this.attempt;
+    if (attempt !== undefined && !attempt.lost && this.current.state === 'ready') this.sendSubscription(attempt, uri, on);
   }
 
   /** Forwarded requests in flight now (tests: a cancelled or failed one leaves nothing behind). */
@@ -225,6 +292,13 @@ export class UpstreamConnection {
     client.setNotificationHandler('notifications/progress', (notification) => {
       if (!this.isStale(attempt)) this.inFlight.progress(notification.params);
     });
+    const tell = (notification: UpstreamNotification) => {
+      if (!this.isStale(attempt)) this.options.onNotification?.(notification);
+    };
+    client.setNotificationHandler('notifications/resources/list_changed', () => tell({ kind: 'resources_list_changed' }));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => tell({ kind: 'prompts_list_changed' }));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => tell({ kind: 'resource_updated', uri: notification.params.uri }));
+    client.setNotificationHandler('notifications/message', (notification) => tell({ kind: 'log', params: notification.params }));
 
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
@@ -234,6 +308,7 @@ export class UpstreamConnection {
       if (this.isStale(attempt)) return;
       this.failures = 0;
       this.current = { state: 'ready', ever_ready: true, tools: listing.tools, invalid_tools: listing.invalid };
+      for (const uri of this.subscribed) this.sendSubscription(attempt, uri, true);
       this.options.onChange(this.current);
       if (this.refreshAgain) this.refresh(attempt);
     } catch (cause) {
@@ -347,6 +422,14 @@ export class UpstreamConnection {
         if (this.refreshAgain && !this.isStale(attempt) && this.current.saturation === undefined) this.refresh(attempt);
       }
     })();
+  }
+
+  /** One resources/subscribe or unsubscribe; a refusal is the upstream's business and changes nothing here. */
+  private sendSubscription(attempt: Attempt, uri: string, on: boolean): void {
+    if (attempt.client.getServerCapabilities()?.resources?.subscribe !== true) return;
+    attempt.client
+      .request({ method: on ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } }, { timeout: this.options.requestTimeoutMs })
+      .catch(() => undefined);
   }
 
   /** Is a ready HTTP upstream still there? A ping that cannot get through loses the connection. */
