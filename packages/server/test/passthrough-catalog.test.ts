@@ -135,26 +135,41 @@ describe('resources, prompts and completion through the gateway (server-everythi
     });
   }
 
-  it('forwards a resource update to the 2025-11-25 session subscribed to it, and accepts logging/setLevel', async () => {
+  it("forwards a resource update to the 2025-11-25 session subscribed to it, and the upstream's log messages at each session's level", async () => {
     const client = await connectClient(gw.url, 'legacy');
+    const quiet = await connectClient(gw.url, 'legacy');
     const updates: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', (notification) => {
       updates.push(notification.params.uri);
     });
+    const logged = (c: Client) => {
+      const messages: { logger?: string; data: unknown }[] = [];
+      c.setNotificationHandler('notifications/message', (notification) => void messages.push(notification.params));
+      return messages;
+    };
+    const heard = logged(client);
+    const quietHeard = logged(quiet);
     try {
       expect(await client.request({ method: 'logging/setLevel', params: { level: 'info' } })).toEqual({});
+      expect(await quiet.request({ method: 'logging/setLevel', params: { level: 'error' } })).toEqual({});
       await client.request({ method: 'resources/subscribe', params: { uri: DOCUMENT } });
+      // server-everything logs each subscription at info: the session at info hears it, named after
+      // the server; the one at error does not.
+      await expect.poll(() => heard.find((m) => String(m.data).includes('Received Subscribe Resource request')), { timeout: 30_000 }).toMatchObject({ logger: 'everything' });
       // server-everything sends updates of subscribed resources once its simulation is switched on.
       const toggled = await client.callTool({ name: 'everything:toggle-subscriber-updates', arguments: {} });
       expect(toolText(toggled)).toContain('Started');
       try {
         await expect.poll(() => updates, { timeout: 30_000 }).toContain(DOCUMENT);
+        // By now (a tool call and an update later) the session at error would have had it too.
+        expect(quietHeard.filter((m) => String(m.data).includes('Received Subscribe'))).toEqual([]);
       } finally {
         await client.callTool({ name: 'everything:toggle-subscriber-updates', arguments: {} });
       }
       await client.request({ method: 'resources/unsubscribe', params: { uri: DOCUMENT } });
     } finally {
       await client.close();
+      await quiet.close();
     }
   });
 });
