@@ -143,7 +143,7 @@ describe('resources, prompts and completion through the gateway (server-everythi
       updates.push(notification.params.uri);
     });
     const logged = (c: Client) => {
-      const messages: { logger?: string; data: unknown }[] = [];
+      const messages: { logger?: string | undefined; data: unknown }[] = [];
       c.setNotificationHandler('notifications/message', (notification) => void messages.push(notification.params));
       return messages;
     };

@@ -75,6 +75,7 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       scope,
       listTools,
       servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
+      builtinTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
     });
     requiredTools = new RequiredToolsExtension({ source });
     requiredTools.attach(server, { era: context.era });
