@@ -17,7 +17,9 @@ import { relayCatalogChanges } from './mcp/catalog-notifier.js';
 import { watchListenSubscriptions } from './mcp/listen-resource-subscriptions.js';
 import { createMcpEndpoint, type McpEndpoint } from './mcp/mcp-endpoint.js';
 import { namespacedUri } from './mcp/namespaced-uri.js';
+import { InputFlows } from './mcp/input-flows.js';
 import { ResourceSubscriptions } from './mcp/resource-subscriptions.js';
+import { CLIENT_ANSWER_TIMEOUT_MS } from './mcp/session-client-requests.js';
 import type { McpIdentity } from './mcp/mcp-identity.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
@@ -109,6 +111,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
     resourceSubscriptions: subscriptions,
+    // 2026-07-28 calls whose upstream asked for input wait here for the client's retry.
+    inputFlows: new InputFlows({ idleMs: CLIENT_ANSWER_TIMEOUT_MS, max: 1000 }),
   };
 
   if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };

@@ -2,13 +2,11 @@
 // behind a wiretap that shows what the upstream itself received): each client hears the progress of
 // its own call under its own token, and a cancelled call is cancelled upstream by the id the gateway
 // used there. Upstream connections are shared, so two clients using the same token must not collide.
-import { join } from 'node:path';
 import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingServer, tapped } from './everything-upstream.js';
-import { startHttpFixture, type HttpFixture } from './fixture-process.js';
-import { readJsonLines } from './json-lines-file.js';
-import { connectClient, ERAS, fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type FixtureToolSpec, type TestGateway } from './gateway-harness.js';
+import { connectClient, ERAS, serverReady, startTestGateway, TempDir, waitForState, type FixtureToolSpec, type TestGateway } from './gateway-harness.js';
+import { startWebAndLocal, type WebAndLocal } from './web-and-local-gateway.js';
 
 interface Progress {
   readonly progressToken: string | number;
@@ -116,32 +114,24 @@ describe('progress and cancellation through the gateway (server-everything over 
 describe('progress and cancellation through the gateway (the fixture upstream over HTTP and over stdio)', () => {
   let dir: TempDir;
   let gw: TestGateway;
-  let web: HttpFixture;
-  const events = (name: string) => readJsonLines<FixtureEvent>(join(dir.path, `${name}.events`));
+  let both: WebAndLocal;
+  const events = (name: 'web' | 'local') => both.events<FixtureEvent>(name);
   beforeAll(async () => {
     dir = new TempDir();
     const tools = dir.tools('slow', [
       { name: 'steps', progress: { steps: 3, interval_ms: 10 } },
       { name: 'forever', progress: { steps: 1_000_000, interval_ms: 20 } },
     ] as unknown as FixtureToolSpec[]);
-    web = await startHttpFixture(['--tools', tools, '--events-file', join(dir.path, 'web.events')]);
-    gw = await startTestGateway(dir, {
-      tool_quarantine: false,
-      servers: [
-        { name: 'web', url: web.url, quarantined: false },
-        { ...fixtureServer('local', tools), args: [...(fixtureServer('local', tools)['args'] as string[]), '--events-file', join(dir.path, 'local.events')] },
-      ],
-    });
-    await waitForState(gw.gateway, (state) => serverReady('web')(state) && serverReady('local')(state), 30_000);
+    both = await startWebAndLocal(dir, tools);
+    gw = both.gw;
   }, 60_000);
   afterAll(async () => {
-    await gw?.close();
-    await web?.stop();
+    await both?.close();
     dir?.remove();
   });
 
   for (const era of ERAS) {
-    for (const server of ['web', 'local']) {
+    for (const server of ['web', 'local'] as const) {
       it(`${server}: progress under the client's token, and a cancel that reaches the upstream (${era})`, async () => {
         const { client, heard } = await progressClient(gw.url, era);
         try {

@@ -2,6 +2,7 @@ import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { serveFixtureContent, type FixtureContent } from './fixture-content.js';
 import type { FixtureEvents } from './fixture-events.js';
 import type { FixtureOverload } from './fixture-overload.js';
+import { runAskTool } from './fixture-ask.js';
 import { runProgressTool } from './fixture-progress.js';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import type { FixtureTool } from './fixture-tools.js';
@@ -75,6 +76,8 @@ export function createFixtureServer(catalog: FixtureCatalog): Server {
         return tool.behavior.result as CallToolResult;
       case 'progress':
         return runProgressTool(name, tool.behavior.steps, tool.behavior.intervalMs, ctx, catalog.events);
+      case 'ask':
+        return runAskTool(name, tool.behavior.method, tool.behavior.params, ctx, catalog.events);
     }
   });
 

@@ -1,8 +1,11 @@
 import type { Scope } from '@mcpproxy/evaluator';
 import {
+  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
+  type GetPromptResult,
+  type ReadResourceResult,
   type CompleteRequest,
   type CompleteResult,
   type ProtocolEra,
@@ -14,6 +17,8 @@ import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import type { ForwardedMethod } from '../upstream/upstream-connection.js';
 import { catalogPage } from './catalog-page.js';
+import { forwardAskingClient, type ClientInput } from './client-input.js';
+import type { InputFlows } from './input-flows.js';
 import { catalogRefusal, catalogServers, refusalSentence, type CatalogFeature } from './catalog-servers.js';
 import { downstreamRelay } from './downstream-relay.js';
 import type { McpSessionContext } from './mcp-identity.js';
@@ -27,6 +32,8 @@ export interface CatalogOptions {
   readonly runtime: CatalogRuntime;
   /** Shared by every server instance: who is subscribed to which upstream resource. */
   readonly subscriptions: ResourceSubscriptions;
+  /** 2026-07-28 reads and prompt gets waiting for their client's input (see client-input.ts). */
+  readonly inputFlows?: InputFlows;
 }
 
 /**
@@ -85,17 +92,28 @@ export function attachCatalog(server: Server, options: CatalogOptions, context: 
     return { prompts: page.items, ...next(page.nextCursor) };
   });
 
+  // A read or a prompt may make the upstream ask the client for input, like a tool call.
+  const askingClient = <M extends 'resources/read' | 'prompts/get'>(name: string, method: M, params: Record<string, unknown>, requestKey: string, ctx: ServerContext) => {
+    const input: ClientInput = { server, ctx, era: context.era, identityKey: context.identity.key, ...(options.inputFlows === undefined ? {} : { flows: options.inputFlows }) };
+    const run = forwardAskingClient(input, requestKey, (signal, relay) => runtime.forwardRequest(name, method, params, { signal, relay }));
+    return run().catch((error: unknown) => {
+      throw forwardFailure(error);
+    });
+  };
+
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const target = resourceTarget(request.params.uri, 'resources', scope, runtime);
-    const result = await forward(target.server, 'resources/read', { uri: target.uri }, ctx);
+    const result = await askingClient(target.server, 'resources/read', { uri: target.uri }, `resources/read\n${request.params.uri}`, ctx);
+    if (isInputRequiredResult(result)) return result;
+    const read = result as ReadResourceResult;
     // The contents name the resource they belong to: in the gateway's names, like the listing.
-    return { ...result, contents: result.contents.map((content) => ({ ...content, uri: namespacedUri(target.server, content.uri) })) };
+    return { ...read, contents: read.contents.map((content) => ({ ...content, uri: namespacedUri(target.server, content.uri) })) };
   });
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const target = promptTarget(request.params.name, scope, runtime);
     const { arguments: args } = request.params;
-    return forward(target.server, 'prompts/get', { name: target.name, ...(args === undefined ? {} : { arguments: args }) }, ctx);
+    return (await askingClient(target.server, 'prompts/get', { name: target.name, ...(args === undefined ? {} : { arguments: args }) }, `prompts/get\n${request.params.name}`, ctx)) as GetPromptResult;
   });
 
   server.setRequestHandler('completion/complete', async (request, ctx) => complete(request.params, ctx));

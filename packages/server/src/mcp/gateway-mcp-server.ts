@@ -1,5 +1,5 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
-import { ProtocolError, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import { gatewayRequiredToolsSource } from '../extension/gateway-source.js';
@@ -9,8 +9,9 @@ import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { argumentDepthError } from './argument-depth.js';
 import { attachCatalog } from './catalog-surface.js';
+import { forwardAskingClient, isInputRetry, type ClientInput } from './client-input.js';
+import type { InputFlows } from './input-flows.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
-import { downstreamRelay } from './downstream-relay.js';
 import {
   DESCRIBE_TOOL,
   DESCRIBE_TOOL_NAME,
@@ -41,6 +42,11 @@ export interface GatewayMcpOptions {
   readonly recordToolCall?: ToolCallRecorder;
   /** Who is subscribed to which upstream resource, shared by every server instance. Absent: tools only. */
   readonly resourceSubscriptions?: ResourceSubscriptions;
+  /**
+   * 2026-07-28 requests waiting for their client's input (sampling, elicitation, roots an upstream
+   * asked for), shared by every server instance. Absent: such upstream requests are refused on 2026-07-28.
+   */
+  readonly inputFlows?: InputFlows;
 }
 
 const BUILTIN_TOOLS: readonly Tool[] = [DESCRIBE_TOOL];
@@ -81,7 +87,9 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     requiredTools.attach(server, { era: context.era });
   }
   // Resources, prompts, completion and logging of the upstreams, beside their tools.
-  if (options.resourceSubscriptions !== undefined) attachCatalog(server, { runtime, subscriptions: options.resourceSubscriptions }, context);
+  if (options.resourceSubscriptions !== undefined) {
+    attachCatalog(server, { runtime, subscriptions: options.resourceSubscriptions, ...(options.inputFlows === undefined ? {} : { inputFlows: options.inputFlows }) }, context);
+  }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
@@ -95,16 +103,29 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       const where = parsed.ok ? { server: parsed.server, tool: parsed.tool } : { server: '', tool: name };
       await options.recordToolCall?.({ ...where, outcome, ...(reason === undefined ? {} : { reason }), duration_ms: performance.now() - started });
     };
-    const decision = gateToolCall(runtime.current(), scope, name);
-    if (!decision.allowed) {
-      await record('refused', decision.refusal.reason);
-      return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+    const input: ClientInput = { server, ctx, era: context.era, identityKey: context.identity.key, ...(options.inputFlows === undefined ? {} : { flows: options.inputFlows }) };
+    // A 2026-07-28 retry brings input for a call already gated and running upstream.
+    let target: { readonly server: string; readonly tool: string };
+    if (isInputRetry(input)) {
+      const parsed = parseToolId(name);
+      if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+      target = parsed;
+    } else {
+      const decision = gateToolCall(runtime.current(), scope, name);
+      if (!decision.allowed) {
+        await record('refused', decision.refusal.reason);
+        return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+      }
+      target = decision;
     }
+    const forward = forwardAskingClient(input, `tools/call\n${name}`, (signal, relay) => runtime.callTool(target.server, target.tool, args, signal, relay));
     try {
       // The upstream's answer is the answer, tool errors (isError) included.
-      const result = await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal, downstreamRelay(ctx));
+      const result = await forward();
+      // The client must answer the upstream's requests first (2026-07-28); the call goes on upstream.
+      if (isInputRequiredResult(result)) return result;
       await record(result.isError === true ? 'tool_error' : 'success');
-      return result;
+      return result as CallToolResult;
     } catch (error) {
       await record('upstream_error');
       // The call that found the upstream overloaded reads like the calls refused after it.
@@ -116,7 +137,7 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       // connection, timeout, broken transport) is a tool error the agent can read.
       const upstreamError = error instanceof RuntimeError ? error.cause : error;
       if (upstreamError instanceof ProtocolError) throw upstreamError;
-      return upstreamFailure(decision.server, error);
+      return upstreamFailure(target.server, error);
     }
   });
 

@@ -1,6 +1,6 @@
 import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, RequestMethod, ResultTypeMap, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ClientContext, RequestId, RequestMethod, Result, ResultTypeMap, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { REAL_CLOCK } from '../preflight/wait-clock.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -14,8 +14,10 @@ import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
 import type { OverloadSignal } from './saturation-window.js';
-import type { CallRelay } from './call-relay.js';
-import { InFlightRequests } from './in-flight-requests.js';
+import type { CallRelay, UpstreamServerRequest } from './call-relay.js';
+import { InFlightRequests, type InFlightRequest } from './in-flight-requests.js';
+import { PausableDeadline } from './pausable-deadline.js';
+import { relateServerRequests } from './related-request-streams.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
@@ -73,9 +75,20 @@ export interface ForwardOptions {
   readonly relay?: CallRelay;
 }
 
+/**
+ * What the gateway's client declares to every upstream: the server-to-client requests it can route to
+ * a downstream client (the one whose call caused them, when that client declared the same).
+ */
+export const ROUTED_CLIENT_CAPABILITIES: ClientCapabilities = { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: {} };
+
+/** Server-to-client requests the upstream related to a call: the request's id -> the id of the POST's call (HTTP). */
+const RELATED_LIMIT = 1000;
+
 interface Attempt {
   readonly generation: number;
   readonly client: Client;
+  /** HTTP: which call's stream each server-to-client request arrived on (server request id -> call id). */
+  readonly related: Map<RequestId, RequestId>;
   readonly unauthorized?: UnauthorizedCapture;
   readonly stderr?: StderrTail;
   lost: boolean;
@@ -179,13 +192,14 @@ export class UpstreamConnection {
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
       throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
     }
-    const entry = this.inFlight.open(options.relay);
+    const deadline = new PausableDeadline(timeoutMs);
+    const entry = this.inFlight.open(options.relay, deadline);
     try {
       const meta = entry.progressToken === undefined ? {} : { _meta: { progressToken: entry.progressToken } };
-      return await attempt.client.request({ method, params: { ...params, ...meta } } as { method: M; params: Record<string, unknown> }, {
-        timeout: timeoutMs,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
+      const stop = options.signal === undefined ? deadline.signal : AbortSignal.any([options.signal, deadline.signal]);
+      return await this.inFlight.sending(entry, () =>
+        attempt.client.request({ method, params: { ...params, ...meta } } as { method: M; params: Record<string, unknown> }, { timeout: NO_SDK_TIMEOUT, signal: stop }),
+      );
     } catch (cause) {
       if (cause instanceof ProtocolError) throw cause;
       if (!this.isStale(attempt)) this.probe(attempt);
@@ -225,12 +239,13 @@ export class UpstreamConnection {
       throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
     }
     if (this.current.saturation !== undefined) throw this.saturatedError(tool);
-    const call = this.inFlight.open(relay);
+    const deadline = new PausableDeadline(this.options.callTimeoutMs);
+    const call = this.inFlight.open(relay, deadline);
     try {
       const meta = call.progressToken === undefined ? {} : { _meta: { progressToken: call.progressToken } };
-      const result = await attempt.client.request(
-        { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }), ...meta } },
-        { timeout: this.options.callTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      const stop = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+      const result = await this.inFlight.sending(call, () =>
+        attempt.client.request({ method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }), ...meta } }, { timeout: NO_SDK_TIMEOUT, signal: stop }),
       );
       if (!this.isStale(attempt)) this.saturation.answered();
       return result as CallToolResult;
@@ -267,18 +282,19 @@ export class UpstreamConnection {
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
-      { capabilities: {} },
+      { capabilities: ROUTED_CLIENT_CAPABILITIES },
     );
+    const related = new Map<RequestId, RequestId>();
     let created: ReturnType<UpstreamConnection['createTransport']>;
     try {
-      created = this.createTransport(credential, generation);
+      created = this.createTransport(credential, generation, related);
     } catch (cause) {
       // e.g. a URL the WHATWG parser refuses: nothing was started, but report it like any failure
-      this.lose({ generation, client, lost: false }, cause);
+      this.lose({ generation, client, related, lost: false }, cause);
       return;
     }
     const { transport, unauthorized, stderr } = created;
-    const attempt: Attempt = { generation, client, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
+    const attempt: Attempt = { generation, client, related, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
     // Over HTTP nothing closes when the upstream goes away; a failing event stream is the sign.
@@ -299,6 +315,11 @@ export class UpstreamConnection {
     client.setNotificationHandler('notifications/prompts/list_changed', () => tell({ kind: 'prompts_list_changed' }));
     client.setNotificationHandler('notifications/resources/updated', (notification) => tell({ kind: 'resource_updated', uri: notification.params.uri }));
     client.setNotificationHandler('notifications/message', (notification) => tell({ kind: 'log', params: notification.params }));
+    // Requests on a call's behalf go to the client whose call it is (or are refused, saying why).
+    // (The SDK checks the answers to sampling and elicitation against their schemas before they leave.)
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, params: request.params }, ctx));
+    client.setRequestHandler('elicitation/create', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, params: request.params }, ctx));
+    client.setRequestHandler('roots/list', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx));
 
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
@@ -316,7 +337,7 @@ export class UpstreamConnection {
     }
   }
 
-  private createTransport(credential: string | undefined, generation: number): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
+  private createTransport(credential: string | undefined, generation: number, related: Map<RequestId, RequestId>): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
     const spec = this.spec;
     let transport: Transport;
     let unauthorized: UnauthorizedCapture | undefined;
@@ -337,12 +358,14 @@ export class UpstreamConnection {
       const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
       const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
       const watched = captureOverload(unauthorized.fetch, (overload) => this.httpOverload(generation, overload));
-      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: watched });
+      const relating = relateServerRequests(watched, (serverRequestId, callId) => remember(related, serverRequestId, callId));
+      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: relating });
     }
     // Count at the one place every outgoing message passes through.
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       this.options.onMessageSent();
+      this.inFlight.sent(message as { id?: RequestId; method?: string });
       return send(message, options);
     };
     return { transport, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
@@ -422,6 +445,41 @@ export class UpstreamConnection {
         if (this.refreshAgain && !this.isStale(attempt) && this.current.saturation === undefined) this.refresh(attempt);
       }
     })();
+  }
+
+  /**
+   * A sampling, elicitation or roots request from the upstream: to the client whose call caused it,
+   * when the request ties to exactly one call, and while that client is being asked the call's
+   * timeout stands still. Over HTTP the upstream says which call (it sends the request on that call's
+   * stream); stdio carries no relation, so there only a request while exactly one call that can ask
+   * its client is in flight is tied to that call. Anything else is refused with an error saying why.
+   */
+  private async answerServerRequest<T extends Result>(attempt: Attempt, request: UpstreamServerRequest, ctx: ClientContext): Promise<T> {
+    const caller = this.callerOf(attempt, ctx.mcpReq.id, request.method);
+    if (typeof caller === 'string') throw new ProtocolError(ProtocolErrorCode.InvalidRequest, caller, { reason: 'not_routable' });
+    const ask = caller.relay?.onServerRequest;
+    if (ask === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `mcpproxy: ${request.method} cannot be answered for this call`, { reason: 'not_routable' });
+    caller.deadline?.pause();
+    try {
+      return (await ask(request, ctx.mcpReq.signal)) as T;
+    } finally {
+      caller.deadline?.resume();
+    }
+  }
+
+  /** The in-flight call a server-to-client request belongs to, or why there is none. */
+  private callerOf(attempt: Attempt, id: RequestId, method: string): InFlightRequest | string {
+    if (this.spec.transport === 'http') {
+      const callId = attempt.related.get(id);
+      attempt.related.delete(id);
+      const caller = callId === undefined ? undefined : this.inFlight.byUpstreamId(callId);
+      if (caller?.relay?.onServerRequest !== undefined) return caller;
+      return `mcpproxy: ${method} did not arrive on the stream of a call a client made through the gateway, so no client can be asked`;
+    }
+    const askable = this.inFlight.askable();
+    if (askable.length === 1) return askable[0]!;
+    if (askable.length === 0) return `mcpproxy: ${method} came while no call a client made through the gateway is in flight, so no client can be asked`;
+    return `mcpproxy: ${method} cannot be tied to one call: ${askable.length} calls of clients are in flight on this stdio connection, which does not say which one a request belongs to`;
   }
 
   /** One resources/subscribe or unsubscribe; a refusal is the upstream's business and changes nothing here. */
@@ -546,6 +604,15 @@ export class UpstreamConnection {
     }
     return errorText(cause);
   }
+}
+
+/** The SDK's own timer is replaced by a PausableDeadline (the largest delay a Node timer takes). */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+function remember(related: Map<RequestId, RequestId>, serverRequestId: RequestId, callId: RequestId): void {
+  related.set(serverRequestId, callId);
+  // A request the client never handles (a ping) leaves its entry: keep the newest only.
+  if (related.size > RELATED_LIMIT) related.delete(related.keys().next().value as RequestId);
 }
 
 function withoutSaturation(status: UpstreamStatus): UpstreamStatus {
