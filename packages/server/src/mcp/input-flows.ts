@@ -46,12 +46,11 @@ export class InputFlows {
 
   constructor(private readonly options: InputFlowsOptions) {}
 
-  /** A new flow for a first round; `start` forwards the request with the relay the flow gives it. */
+  /** A new flow for a first round; its first step forwards the request (`start`) with the relay the flow gives it. */
   open(identityKey: string, requestKey: string, start: (signal: AbortSignal, relay: CallRelay) => Promise<Result>): InputFlow {
-    const flow = new InputFlow(identityKey, requestKey, (done) => this.#forget(done));
+    const flow = new InputFlow(identityKey, requestKey, start, (done) => this.#forget(done));
     this.#flows.set(flow.token, flow);
     this.#admit(flow);
-    flow.run(start);
     return flow;
   }
 
@@ -105,14 +104,20 @@ export class InputFlow {
   #idle: NodeJS.Timeout | undefined;
   #next = 0;
   #ended = false;
+  #started = false;
 
   constructor(
     readonly identityKey: string,
     readonly requestKey: string,
+    private readonly start: (signal: AbortSignal, relay: CallRelay) => Promise<Result>,
     private readonly onEnd: (flow: InputFlow) => void,
   ) {}
 
-  run(start: (signal: AbortSignal, relay: CallRelay) => Promise<Result>): void {
+  /** Forwards the request, once, after the first round has said what its client can do. */
+  #run(): void {
+    if (this.#started || this.#ended) return;
+    this.#started = true;
+    const start = this.start;
     const relay: CallRelay = {
       onprogress: (progress) => this.#round?.onprogress?.(progress),
       onServerRequest: (request, signal) => this.#ask(request, signal),
@@ -132,6 +137,7 @@ export class InputFlow {
     this.#round = round;
     this.#capabilities = round.capabilities;
     if (round.responses !== undefined) this.#answer(round.responses);
+    this.#run();
     const cancelled = () => this.cancel('the client cancelled the request');
     if (signal.aborted) cancelled();
     signal.addEventListener('abort', cancelled, { once: true });
