@@ -29,7 +29,8 @@ export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options
                         {"tools": [...], "resources": [{uri, name, text}], "prompts": [{name, text}]}
                         also serves those (list_changed and resources/updated on SIGHUP, as they change)
   --demo                the bundled demo tools (default when no --tools)
-  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
+  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing);
+                        SIGUSR1 ends the delay at once
   --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"
   --count-file FILE     write the number of JSON-RPC messages received to FILE after each one
   --streams-file FILE   HTTP: write the number of event streams opened so far (2025 GET streams,

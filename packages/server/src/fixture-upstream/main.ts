@@ -44,9 +44,19 @@ async function main(argv: readonly string[]): Promise<void> {
     events: new FixtureEvents(options.eventsFile),
     content: () => content,
   };
+  // SIGUSR1 ends the start delay at once, so a test can hold a start for as long as it needs and
+  // release it on an event instead of guessing how long a loaded machine takes to get there. The
+  // handler is in place before the pid file tells a test where to send it: a SIGUSR1 that came first
+  // would start Node's inspector (its default action in Node) and leave the start held.
+  const ready = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, options.startDelayMs);
+    process.once('SIGUSR1', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
   const counter = new MessageCounter(options.countFile);
-  const ready = new Promise<void>((resolve) => setTimeout(resolve, options.startDelayMs));
   const liveServers = new Set<Server>();
   let notifyHttp = (): void => undefined;
   let announceHttp = (_changes: ReturnType<typeof contentChanges>): void => undefined;

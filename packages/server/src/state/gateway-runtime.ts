@@ -1,6 +1,7 @@
 import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerConnection, ServerSnapshot } from '@mcpproxy/evaluator';
+import type { ProfileConfig } from '@mcpproxy/schema';
 import type { CallToolResult, ResultTypeMap, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
-import type { ResolvedConfig } from '../config/gateway-config.js';
+import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
 import type { Store } from '../store/store.js';
 import type { CallRelay } from '../upstream/call-relay.js';
 import type { ForwardedMethod, ForwardOptions } from '../upstream/upstream-connection.js';
@@ -8,6 +9,13 @@ import type { UpstreamNotification } from '../upstream/upstream-notification.js'
 import type { InvalidTool } from '../upstream/list-upstream-tools.js';
 import { LiveRuntime } from './live-runtime.js';
 import type { RuntimeOptions } from './live-runtime.js';
+import type { ServerConfigChanges } from './server-config-changes.js';
+
+/** The part of a reloaded configuration the runtime applies while it runs. */
+export interface RuntimeReconfiguration {
+  readonly servers: readonly ResolvedServerConfig[];
+  readonly profiles: readonly ProfileConfig[];
+}
 
 /** One indexed tool with the definition the upstream listed (name = upstream name, unprefixed). */
 export interface ServedTool extends IndexedTool {
@@ -70,8 +78,17 @@ export interface GatewayRuntime {
   setQuarantined(server: string, on: boolean): Promise<void>;
   setEnabled(server: string, on: boolean): Promise<void>;
   restart(server: string): Promise<void>;
+  /** An HTTP upstream's stored login can no longer be used: it waits for a new one (pending_auth). */
+  loginNeeded(server: string, reason: string): void;
   approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void>;
   setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void>;
+  /**
+   * Applies a reloaded configuration's servers and profiles: added servers connect, removed ones are
+   * stopped and leave the snapshot, a server whose connection settings changed reconnects, one whose
+   * gates changed keeps its connection; every other server is untouched. Approvals and run-time
+   * overrides stay in the store. Rejects (changing nothing) when the store cannot be read or written.
+   */
+  reconfigure(next: RuntimeReconfiguration): Promise<ServerConfigChanges>;
   close(): Promise<void>;
 }
 
@@ -83,4 +100,4 @@ export function startRuntime(config: ResolvedConfig, store: Store, options?: Run
   return LiveRuntime.start(config, store, options);
 }
 
-export type { RuntimeOptions };
+export type { RuntimeOptions, ServerConfigChanges };
