@@ -24,8 +24,9 @@ describe('namespaced names', () => {
     fc.assert(
       fc.property(serverName, fc.string(), fc.string(), fc.string({ minLength: 1 }), (server, before, after, value) => {
         const template = `${before}{id}${after}`;
-        const expanded = namespacedUri(server, template).replace('{id}', value);
-        expect(upstreamUri(expanded)).toEqual({ server, uri: template.replace('{id}', value) });
+        // A function replacer: a string one would read `$&`, `$\`` and the like in the value as patterns.
+        const expand = (text: string) => text.replace('{id}', () => value);
+        expect(upstreamUri(expand(namespacedUri(server, template)))).toEqual({ server, uri: expand(template) });
       }),
     );
   });
