@@ -12,6 +12,7 @@ import { attachCatalog } from './catalog-surface.js';
 import { forwardAskingClient, isInputRetry, type ClientInput } from './client-input.js';
 import type { InputFlows } from './input-flows.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
+import { STORE_UNREACHABLE_REFUSAL } from './store-unreachable-refusal.js';
 import {
   DESCRIBE_TOOL,
   DESCRIBE_TOOL_NAME,
@@ -47,6 +48,11 @@ export interface GatewayMcpOptions {
    * asked for), shared by every server instance. Absent: such upstream requests are refused on 2026-07-28.
    */
   readonly inputFlows?: InputFlows;
+  /**
+   * False while the store (a shared PostgreSQL) cannot be reached: this gateway may have missed an
+   * operator's change on another replica, so tool calls are refused. Absent: always reachable.
+   */
+  readonly storeReachable?: () => boolean;
   /** What a tools/list waits for before it reads the state (the start-up wait of stdio sessions); undefined: nothing. */
   readonly beforeListing?: () => Promise<void> | undefined;
 }
@@ -117,6 +123,10 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
       target = parsed;
     } else {
+      if (options.storeReachable?.() === false) {
+        await record('refused');
+        return { isError: true, content: [{ type: 'text', text: STORE_UNREACHABLE_REFUSAL }] };
+      }
       const decision = gateToolCall(runtime.current(), scope, name);
       if (!decision.allowed) {
         await record('refused', decision.refusal.reason);
