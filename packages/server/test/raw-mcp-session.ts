@@ -18,6 +18,8 @@ export interface RawAnswer {
   readonly result?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   readonly error?: RawError;
   readonly text: string;
+  readonly contentType?: string | null;
+  readonly contentLength?: string | null;
 }
 
 export interface RawSessionOptions {
@@ -102,7 +104,8 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
   const sessionId = response.headers.get('mcp-session-id') ?? undefined;
   const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '');
   const parsed = json === '' ? {} : (JSON.parse(json) as { result?: unknown; error?: RawError });
-  return { status: response.status, text, ...(parsed.result === undefined ? {} : { result: parsed.result }), ...(parsed.error === undefined ? {} : { error: parsed.error }), ...(sessionId === undefined ? {} : { sessionId }) };
+  const wire = { contentType: response.headers.get('content-type'), contentLength: response.headers.get('content-length') };
+  return { status: response.status, text, ...wire, ...(parsed.result === undefined ? {} : { result: parsed.result }), ...(parsed.error === undefined ? {} : { error: parsed.error }), ...(sessionId === undefined ? {} : { sessionId }) };
 }
 
 /** Opens a session, hands it to `use`, and closes it whatever happens. */
