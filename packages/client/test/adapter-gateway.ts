@@ -3,9 +3,8 @@
 // extension (server-everything over stdio), for the fallback.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
-import type { RequiredToolsUnavailableError } from '../src/index.js';
-import { fixtureServer, startGateway, waitForServer, type Gateway, type Scratch } from './client-harness.js';
+import { afterAll, beforeAll } from 'vitest';
+import { fixtureServer, Scratch, startGateway, waitForServer, type Gateway } from './client-harness.js';
 
 const require = createRequire(import.meta.url);
 
@@ -29,15 +28,29 @@ export async function startAdapterGateway(scratch: Scratch): Promise<Gateway> {
   return gateway;
 }
 
-/**
- * The blocked verdict of BLOCKED_IDS as a run's error must carry it: each unavailable tool with its
- * reason and remediation, in the list and in the message.
- */
-export function expectBlockedError(error: RequiredToolsUnavailableError): void {
-  expect([error.code, error.verdict]).toEqual(['tools_unavailable', 'unknown_ids']);
-  expect(error.unavailable).toMatchObject([
-    { id: 'off:echo', reason: 'server_disabled', retryable: false, action: 'enable', remediation: 'Enable it: mcpproxy servers enable off' },
-    { id: 'demo:ech', reason: 'not_found', retryable: false, did_you_mean: ['demo:echo'], remediation: expect.stringMatching(/\S/) },
-  ]);
-  for (const tool of error.unavailable) expect(error.message).toContain(`${tool.id} (${tool.reason}: ${tool.detail} remediation: ${tool.remediation})`);
+/** This test file's gateway: started before its tests, stopped (its scratch removed) after them. */
+export function adapterGateway(): Gateway {
+  let scratch: Scratch | undefined;
+  let started: Gateway | undefined;
+  beforeAll(async () => {
+    scratch = new Scratch();
+    started = await startAdapterGateway(scratch);
+  });
+  afterAll(async () => {
+    await started?.stop();
+    scratch?.remove();
+  });
+  const current = (): Gateway => {
+    if (started === undefined) throw new Error('the adapter gateway starts in beforeAll');
+    return started;
+  };
+  return {
+    get origin() {
+      return current().origin;
+    },
+    get mcpUrl() {
+      return current().mcpUrl;
+    },
+    stop: () => current().stop(),
+  };
 }

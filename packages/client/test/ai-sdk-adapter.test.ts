@@ -1,31 +1,20 @@
 // The Vercel AI SDK adapter (@mcpproxy/client/ai-sdk, loaded as a user loads it) on the AI SDK's own
 // MCP client, against the real gateway and a real MCP server that does not know the extension. No
 // model and no network: ScriptedAiSdkModel stands in, and a run the verdict stops must not call it.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
-import { PreflightError, preflight, requiredToolsCapabilities, requireTools, RequiredToolsUnavailableError } from '@mcpproxy/client/ai-sdk';
+import { preflight, requiredToolsCapabilities, requireTools } from '@mcpproxy/client/ai-sdk';
 import { generateText, stepCountIs } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_TOKEN, BLOCKED_IDS, EVERYTHING_MAIN, expectBlockedError, READY_IDS, startAdapterGateway } from './adapter-gateway.js';
-import { Scratch, type Gateway } from './client-harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectInReadme, expectNoCarriage, expectRanThroughTool, expectStoppedBeforeModel } from './adapter-expectations.js';
+import { adapterGateway, AGENT_TOKEN, BLOCKED_IDS, EVERYTHING_MAIN, READY_IDS } from './adapter-gateway.js';
 import { ScriptedAiSdkModel } from './scripted-ai-sdk-model.js';
 
 const EXAMPLE = fileURLToPath(new URL('../examples/ai-sdk-agent.mjs', import.meta.url));
 type Answer = (options: { model: ScriptedAiSdkModel; prompt: string; required: readonly string[]; url?: string }) => Promise<string>;
 
-let scratch: Scratch;
-let gw: Gateway;
-
-beforeAll(async () => {
-  scratch = new Scratch();
-  gw = await startAdapterGateway(scratch);
-});
-afterAll(async () => {
-  await gw?.stop();
-  scratch?.remove();
-});
+const gw = adapterGateway();
 
 async function withClient<T>(capabilities: Record<string, unknown>, use: (mcp: MCPClient) => Promise<T>): Promise<T> {
   const mcp = await createMCPClient({ transport: { type: 'http', url: gw.mcpUrl }, capabilities });
@@ -39,26 +28,17 @@ async function withClient<T>(capabilities: Record<string, unknown>, use: (mcp: M
 describe('the README example (examples/ai-sdk-agent.mjs)', () => {
   const answer = async (...args: Parameters<Answer>) => ((await import(EXAMPLE)) as { answer: Answer }).answer(...args);
 
-  it('is in the README verbatim', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    expect([...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((block) => block[1])).toContain(readFileSync(EXAMPLE, 'utf8'));
-  });
+  it('is in the README verbatim', () => expectInReadme(EXAMPLE));
 
   it('ready: the run starts, and the model calls a gateway tool through the AI SDK', async () => {
     const model = new ScriptedAiSdkModel('demo:echo', { text: 'hi' });
     const text = await answer({ model, prompt: 'Say hi through the echo tool.', required: READY_IDS, url: gw.mcpUrl });
-    expect(model.calls).toHaveLength(2);
-    expect(model.calls[0]).toEqual(expect.arrayContaining(READY_IDS));
-    expect(text).toContain('{\\"text\\":\\"hi\\"}');
+    expectRanThroughTool(text, model.calls, READY_IDS, '{\\"text\\":\\"hi\\"}');
   });
 
-  it('blocked: the run stops before the model, with each tool, its reason and its remediation', async () => {
+  it('blocked: the run stops before the model, with each tool, its reason and its remediation (via the rider)', async () => {
     const model = new ScriptedAiSdkModel('demo:echo', { text: 'hi' });
-    const error = await answer({ model, prompt: 'Say hi.', required: BLOCKED_IDS, url: gw.mcpUrl }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RequiredToolsUnavailableError);
-    expectBlockedError(error as RequiredToolsUnavailableError);
-    expect((error as RequiredToolsUnavailableError).carriage).toBe('rider');
-    expect(model.calls).toEqual([]);
+    await expectStoppedBeforeModel(answer({ model, prompt: 'Say hi.', required: BLOCKED_IDS, url: gw.mcpUrl }), 'rider', model.calls);
   });
 });
 
@@ -78,7 +58,7 @@ describe('carriages on the AI SDK client', () => {
     ]);
   });
 
-  it('requiredToolsCapabilities keeps the caller\'s capabilities', () => {
+  it("requiredToolsCapabilities keeps the caller's capabilities", () => {
     expect(requiredToolsCapabilities({ elicitation: {}, experimental: { other: { a: 1 } } })).toEqual({
       elicitation: {},
       experimental: { other: { a: 1 }, 'app.mcpproxy/required-tools': { version: expect.any(Number) } },
@@ -106,39 +86,23 @@ describe('carriages on the AI SDK client', () => {
 
 describe('a server without the extension: server-everything over stdio, not through the gateway', () => {
   const everything = () => createMCPClient({ transport: new Experimental_StdioMCPTransport({ command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'] }), capabilities: requiredToolsCapabilities() });
-  const gatedRun = async (mcp: MCPClient, model: ScriptedAiSdkModel, rest?: { url: string; token: string }) => {
-    await requireTools(mcp, READY_IDS, rest === undefined ? {} : { rest });
-    return (await generateText({ model, tools: await mcp.tools(), prompt: 'Echo hi.', stopWhen: stepCountIs(3) })).text;
+  const gatedRun = async (model: ScriptedAiSdkModel, rest?: { url: string; token: string }) => {
+    const mcp = await everything();
+    try {
+      await requireTools(mcp, READY_IDS, rest === undefined ? {} : { rest });
+      return (await generateText({ model, tools: await mcp.tools(), prompt: 'Echo hi.', stopWhen: stepCountIs(3) })).text;
+    } finally {
+      await mcp.close();
+    }
   };
 
   it('no in-band carriage is tried; without REST the run stops before the model with a typed error saying why', async () => {
-    const mcp = await everything();
-    try {
-      const model = new ScriptedAiSdkModel('echo', { message: 'hi' });
-      const error = await gatedRun(mcp, model).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(PreflightError);
-      expect((error as PreflightError).code).toBe('no_carriage');
-      expect((error as PreflightError).attempts).toEqual([
-        { carriage: 'rider', outcome: 'skipped', reason: 'the server did not advertise app.mcpproxy/required-tools' },
-        { carriage: 'check', outcome: 'skipped', reason: 'the server did not advertise app.mcpproxy/required-tools' },
-        { carriage: 'rest', outcome: 'skipped', reason: 'no REST url given (options.rest)' },
-      ]);
-      expect(model.calls).toEqual([]);
-    } finally {
-      await mcp.close();
-    }
+    const model = new ScriptedAiSdkModel('echo', { message: 'hi' });
+    await expectNoCarriage(gatedRun(model), model.calls);
   });
 
   it('with REST, the gateway answers and the run starts on that server', async () => {
-    const mcp = await everything();
-    try {
-      const verdict = await preflight(mcp, READY_IDS, { rest: { url: gw.origin, token: AGENT_TOKEN } });
-      expect([verdict.verdict, verdict.carriage]).toEqual(['ready', 'rest']);
-      const model = new ScriptedAiSdkModel('echo', { message: 'hi' });
-      expect(await gatedRun(mcp, model, { url: gw.origin, token: AGENT_TOKEN })).toContain('Echo: hi');
-      expect(model.calls).toHaveLength(2);
-    } finally {
-      await mcp.close();
-    }
+    const model = new ScriptedAiSdkModel('echo', { message: 'hi' });
+    expectRanThroughTool(await gatedRun(model, { url: gw.origin, token: AGENT_TOKEN }), model.calls, ['echo'], 'Echo: hi');
   });
 });

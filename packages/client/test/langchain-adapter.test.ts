@@ -2,31 +2,20 @@
 // MultiServerMCPClient that gives the agent its tools, against the real gateway and a real MCP
 // server that does not know the extension. No model and no network: ScriptedLangChainModel stands
 // in, and a run the verdict stops must not call it.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
-import { PreflightError, preflight, requireTools, RequiredToolsUnavailableError } from '@mcpproxy/client/langchain';
+import { preflight, requireTools } from '@mcpproxy/client/langchain';
 import { createAgent } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_TOKEN, BLOCKED_IDS, EVERYTHING_MAIN, expectBlockedError, READY_IDS, startAdapterGateway } from './adapter-gateway.js';
-import { Scratch, type Gateway } from './client-harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectInReadme, expectNoCarriage, expectRanThroughTool, expectStoppedBeforeModel } from './adapter-expectations.js';
+import { adapterGateway, AGENT_TOKEN, BLOCKED_IDS, EVERYTHING_MAIN, READY_IDS } from './adapter-gateway.js';
 import { ScriptedLangChainModel } from './scripted-langchain-model.js';
 
 const EXAMPLE = fileURLToPath(new URL('../examples/langchain-agent.mjs', import.meta.url));
 type InvokeAgent = (options: { model: ScriptedLangChainModel; input: string; required: readonly string[]; url?: string }) => Promise<unknown>;
 const NOT_MIRRORED = '@langchain/mcp-adapters creates its MCP clients without client capabilities, so this 2025-11-25 session cannot mirror the extension at initialize';
 
-let scratch: Scratch;
-let gw: Gateway;
-
-beforeAll(async () => {
-  scratch = new Scratch();
-  gw = await startAdapterGateway(scratch);
-});
-afterAll(async () => {
-  await gw?.stop();
-  scratch?.remove();
-});
+const gw = adapterGateway();
 
 async function withMcp<T>(servers: ConstructorParameters<typeof MultiServerMCPClient>[0], use: (mcp: MultiServerMCPClient) => Promise<T>): Promise<T> {
   const mcp = new MultiServerMCPClient(servers);
@@ -40,32 +29,25 @@ async function withMcp<T>(servers: ConstructorParameters<typeof MultiServerMCPCl
 describe('the README example (examples/langchain-agent.mjs)', () => {
   const invokeAgent = async (...args: Parameters<InvokeAgent>) => ((await import(EXAMPLE)) as { invokeAgent: InvokeAgent }).invokeAgent(...args);
 
-  it('is in the README verbatim', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    expect([...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((block) => block[1])).toContain(readFileSync(EXAMPLE, 'utf8'));
-  });
+  it('is in the README verbatim', () => expectInReadme(EXAMPLE));
 
   it('ready: the agent is invoked, and the model calls a gateway tool through LangChain', async () => {
     const model = new ScriptedLangChainModel('demo:echo', { text: 'hi' });
     const output = await invokeAgent({ model, input: 'Say hi through the echo tool.', required: READY_IDS, url: gw.mcpUrl });
-    expect(model.calls).toHaveLength(2);
-    expect(model.calls[0]).toEqual(expect.arrayContaining(READY_IDS));
-    expect(output).toContain('{\\"text\\":\\"hi\\"}');
+    expectRanThroughTool(output, model.calls, READY_IDS, '{\\"text\\":\\"hi\\"}');
   });
 
-  it('blocked: the run stops before the model, with each tool, its reason and its remediation', async () => {
+  it('blocked: the run stops before the model, with each tool, its reason and its remediation (via check mode)', async () => {
     const model = new ScriptedLangChainModel('demo:echo', { text: 'hi' });
-    const error = await invokeAgent({ model, input: 'Say hi.', required: BLOCKED_IDS, url: gw.mcpUrl }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RequiredToolsUnavailableError);
-    expectBlockedError(error as RequiredToolsUnavailableError);
-    expect((error as RequiredToolsUnavailableError).carriage).toBe('check');
-    expect(model.calls).toEqual([]);
+    await expectStoppedBeforeModel(invokeAgent({ model, input: 'Say hi.', required: BLOCKED_IDS, url: gw.mcpUrl }), 'check', model.calls);
   });
 });
 
 describe('carriages on the MultiServerMCPClient', () => {
+  const gateway = () => ({ mcpServers: { mcpproxy: { transport: 'http' as const, url: gw.mcpUrl } } });
+
   it('check mode on the named connection (its clients cannot declare the extension, so no rider)', async () => {
-    const result = await withMcp({ mcpServers: { mcpproxy: { transport: 'http', url: gw.mcpUrl } } }, (mcp) => preflight(mcp, 'mcpproxy', BLOCKED_IDS));
+    const result = await withMcp(gateway(), (mcp) => preflight(mcp, 'mcpproxy', BLOCKED_IDS));
     expect([result.verdict, result.carriage]).toEqual(['unknown_ids', 'check']);
     expect(result.attempts).toEqual([
       { carriage: 'rider', outcome: 'skipped', reason: NOT_MIRRORED },
@@ -74,9 +56,7 @@ describe('carriages on the MultiServerMCPClient', () => {
   });
 
   it('a server name it does not have: no tool is called, and REST answers', async () => {
-    const result = await withMcp({ mcpServers: { mcpproxy: { transport: 'http', url: gw.mcpUrl } } }, (mcp) =>
-      preflight(mcp, 'gateway', READY_IDS, { rest: { url: gw.origin, token: AGENT_TOKEN } }),
-    );
+    const result = await withMcp(gateway(), (mcp) => preflight(mcp, 'gateway', READY_IDS, { rest: { url: gw.origin, token: AGENT_TOKEN } }));
     expect([result.verdict, result.carriage]).toEqual(['ready', 'rest']);
     const why = 'LangChain has no connected MCP server named "gateway"';
     expect(result.attempts.slice(0, 2)).toEqual([
@@ -88,28 +68,20 @@ describe('carriages on the MultiServerMCPClient', () => {
 
 describe('a server without the extension: server-everything over stdio, not through the gateway', () => {
   const everything = { mcpServers: { everything: { transport: 'stdio' as const, command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'] } } };
-  const gatedInvoke = async (mcp: MultiServerMCPClient, model: ScriptedLangChainModel, rest?: { url: string; token: string }) => {
-    await requireTools(mcp, 'everything', READY_IDS, rest === undefined ? {} : { rest });
-    const { messages } = await createAgent({ model, tools: await mcp.getTools() }).invoke({ messages: [{ role: 'user', content: 'Echo hi.' }] });
-    return messages.at(-1)?.content;
-  };
+  const gatedInvoke = (model: ScriptedLangChainModel, rest?: { url: string; token: string }) =>
+    withMcp(everything, async (mcp) => {
+      await requireTools(mcp, 'everything', READY_IDS, rest === undefined ? {} : { rest });
+      const { messages } = await createAgent({ model, tools: await mcp.getTools() }).invoke({ messages: [{ role: 'user', content: 'Echo hi.' }] });
+      return messages.at(-1)?.content;
+    });
 
   it('no in-band carriage is tried; without REST the run stops before the model with a typed error saying why', async () => {
     const model = new ScriptedLangChainModel('echo', { message: 'hi' });
-    const error = await withMcp(everything, (mcp) => gatedInvoke(mcp, model)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PreflightError);
-    expect((error as PreflightError).code).toBe('no_carriage');
-    expect((error as PreflightError).attempts).toEqual([
-      { carriage: 'rider', outcome: 'skipped', reason: 'the server did not advertise app.mcpproxy/required-tools' },
-      { carriage: 'check', outcome: 'skipped', reason: 'the server did not advertise app.mcpproxy/required-tools' },
-      { carriage: 'rest', outcome: 'skipped', reason: 'no REST url given (options.rest)' },
-    ]);
-    expect(model.calls).toEqual([]);
+    await expectNoCarriage(gatedInvoke(model), model.calls);
   });
 
   it('with REST, the gateway answers and the run starts on that server', async () => {
     const model = new ScriptedLangChainModel('echo', { message: 'hi' });
-    expect(await withMcp(everything, (mcp) => gatedInvoke(mcp, model, { url: gw.origin, token: AGENT_TOKEN }))).toContain('Echo: hi');
-    expect(model.calls).toHaveLength(2);
+    expectRanThroughTool(await gatedInvoke(model, { url: gw.origin, token: AGENT_TOKEN }), model.calls, ['echo'], 'Echo: hi');
   });
 });
