@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -126,6 +127,21 @@ describe('fixture upstream over stdio', () => {
     const started = Date.now();
     const { client } = await stdioClient(['--start-delay-ms', '600']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'get_greeting', 'delete_everything']);
+  });
+
+  it('SIGUSR1 ends --start-delay-ms at once', async () => {
+    const s = scratch();
+    const pidFile = s.file('fixture.pid');
+    const connected = stdioClient(['--start-delay-ms', '3600000', '--pid-file', pidFile]);
+    let answered = false;
+    void connected.then(() => (answered = true), () => undefined);
+    const pid = await eventually(() => Number(readFileSync(pidFile, 'utf8')) || Promise.reject(new Error('no pid yet')));
+    // Positive control for the signal: the start is still held (an hour) once the process is up.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    process.kill(pid, 'SIGUSR1');
+    const { client } = await connected;
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'get_greeting', 'delete_everything']);
   });
 

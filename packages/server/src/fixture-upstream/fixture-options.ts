@@ -25,7 +25,8 @@ export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options
                         prints {"url": ...} on stdout once listening
   --tools FILE          tool list (JSON); re-read on SIGHUP, which sends tools/list_changed when it changed
   --demo                the bundled demo tools (default when no --tools)
-  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
+  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing);
+                        SIGUSR1 ends the delay at once
   --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"
   --count-file FILE     write the number of JSON-RPC messages received to FILE after each one
   --streams-file FILE   HTTP: write the number of event streams opened so far (2025 GET streams,

@@ -40,7 +40,15 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
   const counter = new MessageCounter(options.countFile);
-  const ready = new Promise<void>((resolve) => setTimeout(resolve, options.startDelayMs));
+  // SIGUSR1 ends the start delay at once, so a test can hold a start for as long as it needs and
+  // release it on an event instead of guessing how long a loaded machine takes to get there.
+  const ready = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, options.startDelayMs);
+    process.once('SIGUSR1', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   const liveServers = new Set<Server>();
   let notifyHttp = (): void => undefined;
 
