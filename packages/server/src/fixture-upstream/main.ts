@@ -38,7 +38,6 @@ async function main(argv: readonly string[]): Promise<void> {
     serverName: options.name,
     exit: () => process.exit(0),
   };
-  if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
   const counter = new MessageCounter(options.countFile);
   // SIGUSR1 ends the start delay at once, so a test can hold a start for as long as it needs and
   // release it on an event instead of guessing how long a loaded machine takes to get there.
@@ -49,6 +48,9 @@ async function main(argv: readonly string[]): Promise<void> {
       resolve();
     });
   });
+  // The pid is announced only once SIGUSR1 is ours: before that, Node's own handler would take the
+  // signal (it starts the inspector) and the start would stay held.
+  if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
   const liveServers = new Set<Server>();
   let notifyHttp = (): void => undefined;
 
