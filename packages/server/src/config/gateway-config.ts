@@ -10,11 +10,14 @@ import type { ConfigIssue } from './config-cross-checks.js';
 import { embeddedDefaultConfig } from './embedded-default.js';
 import { resolveUserPath } from './home-path.js';
 import { findJsonSyntaxError } from './json-syntax-error.js';
+import { resolveOAuthClients, type ResolvedOAuthClient } from './oauth-client-secrets.js';
 
 export const EMBEDDED_DEFAULT = 'embedded-default';
 
 /** A server with its defaults applied (stdio keys only on stdio servers, http keys only on http ones). */
 export interface ResolvedServerConfig extends ServerConfig {
+  /** Its OAuth client with the secret read from the environment (client_secret_env), when configured. */
+  readonly oauth?: ResolvedOAuthClient;
   readonly enabled: boolean;
   readonly enabled_tools: readonly string[];
   readonly disabled_tools: readonly string[];
@@ -44,6 +47,9 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly tool_call_timeout_ms: number;
   readonly reconnect_initial_delay_ms: number;
   readonly reconnect_max_delay_ms: number;
+  readonly first_listing_wait_ms: number;
+  readonly watch_config: boolean;
+  readonly oauth_callback_port: number;
   readonly servers: readonly ResolvedServerConfig[];
   readonly agent_tokens: readonly AgentTokenConfig[];
   readonly profiles: readonly ProfileConfig[];
@@ -99,7 +105,9 @@ export function validateAndResolve(value: unknown, source: string): LoadConfigRe
   const config = checked.value as GatewayConfig;
   const crossIssues = [...crossCheckConfig(config), ...duplicateTokenSecrets(config.agent_tokens ?? [])];
   if (crossIssues.length > 0) return invalid(source, crossIssues);
-  return resolveConfig(config, source, source === EMBEDDED_DEFAULT ? process.cwd() : dirname(source));
+  const oauth = resolveOAuthClients(config, process.env);
+  if (!oauth.ok) return invalid(source, oauth.issues);
+  return resolveConfig(config, source, source === EMBEDDED_DEFAULT ? process.cwd() : dirname(source), oauth.clients);
 }
 
 function parseJson(text: string, file: string): { ok: true; value: unknown } | { ok: false; error: ConfigError } {
@@ -124,7 +132,7 @@ function parseJson(text: string, file: string): { ok: true; value: unknown } | {
   return { ok: true, value };
 }
 
-function resolveConfig(config: GatewayConfig, source: string, base: string): LoadConfigResult {
+function resolveConfig(config: GatewayConfig, source: string, base: string, oauthClients: ReadonlyMap<string, ResolvedOAuthClient> = new Map()): LoadConfigResult {
   const envDataDir = process.env[DATA_DIR_ENV];
   const dataDirSetting = config.data_dir ?? (envDataDir !== undefined && envDataDir !== '' ? envDataDir : GATEWAY_DEFAULTS.data_dir);
   const dataDir = resolveUserPath(dataDirSetting, base);
@@ -146,12 +154,12 @@ function resolveConfig(config: GatewayConfig, source: string, base: string): Loa
     api_key: apiKey.key,
     api_key_generated: apiKey.generated,
     ...(apiKey.file === undefined ? {} : { api_key_file: apiKey.file }),
-    servers: config.servers.map((server) => resolveServer(server, base)),
+    servers: config.servers.map((server) => resolveServer(server, base, oauthClients.get(server.name))),
   };
   return { ok: true, config: resolved };
 }
 
-function resolveServer(server: ServerConfig, base: string): ResolvedServerConfig {
+function resolveServer(server: ServerConfig, base: string, oauth: ResolvedOAuthClient | undefined): ResolvedServerConfig {
   const common = {
     enabled: SERVER_DEFAULTS.enabled,
     enabled_tools: SERVER_DEFAULTS.enabled_tools,
@@ -159,7 +167,10 @@ function resolveServer(server: ServerConfig, base: string): ResolvedServerConfig
     auto_approve_tool_changes: SERVER_DEFAULTS.auto_approve_tool_changes,
     saturation_error_codes: SERVER_DEFAULTS.saturation_error_codes,
   };
-  if (server.url !== undefined) return { ...common, headers: SERVER_DEFAULTS.headers, ...server };
+  if (server.url !== undefined) {
+    const { oauth: _configured, ...http } = server;
+    return { ...common, headers: SERVER_DEFAULTS.headers, ...http, ...(oauth === undefined ? {} : { oauth }) };
+  }
   return {
     ...common,
     args: SERVER_DEFAULTS.args,

@@ -9,7 +9,7 @@ export interface GatewaySourceOptions {
   /** The session's scope: token allow-list, token profile pin, the profile of its path. */
   readonly scope: Scope;
   /** The session's core tools/list page. */
-  listTools(cursor: string | undefined): ListToolsResult;
+  listTools(cursor: string | undefined): ListToolsResult | Promise<ListToolsResult>;
   /** The upstream tool the session's listing serves under this name (trimmed halves, like dispatch), if any. */
   servedTool(name: string): Tool | undefined;
 }

@@ -38,9 +38,10 @@ async function main(argv: readonly string[]): Promise<void> {
     serverName: options.name,
     exit: () => process.exit(0),
   };
-  const counter = new MessageCounter(options.countFile);
   // SIGUSR1 ends the start delay at once, so a test can hold a start for as long as it needs and
-  // release it on an event instead of guessing how long a loaded machine takes to get there.
+  // release it on an event instead of guessing how long a loaded machine takes to get there. The
+  // handler is in place before the pid file tells a test where to send it: a SIGUSR1 that came first
+  // would start Node's inspector (its default action in Node) and leave the start held.
   const ready = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, options.startDelayMs);
     process.once('SIGUSR1', () => {
@@ -48,9 +49,8 @@ async function main(argv: readonly string[]): Promise<void> {
       resolve();
     });
   });
-  // The pid is announced only once SIGUSR1 is ours: before that, Node's own handler would take the
-  // signal (it starts the inspector) and the start would stay held.
   if (options.pidFile !== undefined) writeFileSync(options.pidFile, String(process.pid));
+  const counter = new MessageCounter(options.countFile);
   const liveServers = new Set<Server>();
   let notifyHttp = (): void => undefined;
 

@@ -36,6 +36,8 @@ export interface GatewayMcpOptions {
   readonly preflight?: PreflightSeam;
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
+  /** What a tools/list waits for before it reads the state (the start-up wait of stdio sessions); undefined: nothing. */
+  readonly beforeListing?: () => Promise<void> | undefined;
 }
 
 const BUILTIN_TOOLS: readonly Tool[] = [DESCRIBE_TOOL];
@@ -59,7 +61,11 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   const scope = context.identity.scope;
   const server = new PlainParamsServer(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
-  const listTools = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
+  const page = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
+  const listTools = (cursor: string | undefined) => {
+    const wait = options.beforeListing?.();
+    return wait === undefined ? page(cursor) : wait.then(() => page(cursor));
+  };
   let requiredTools: RequiredToolsExtension | undefined;
   if (options.preflight === undefined) {
     server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));

@@ -1,3 +1,4 @@
+import { streamToEvict } from '../http/fair-stream-eviction.js';
 import type { McpIdentity } from './mcp-identity.js';
 
 interface ListenStream {
@@ -55,14 +56,7 @@ export class ListenStreamRegistry {
   private admit(stream: ListenStream): void {
     this.streams.add(stream);
     if (this.streams.size <= this.maxStreams) return;
-    const held = new Map<string, number>();
-    for (const candidate of this.streams) held.set(candidate.identity.key, (held.get(candidate.identity.key) ?? 0) + 1);
-    const most = Math.max(...held.values());
-    let oldest: ListenStream | undefined;
-    for (const candidate of this.streams) {
-      if (candidate === stream || held.get(candidate.identity.key) !== most) continue;
-      if (oldest === undefined || candidate.seq < oldest.seq) oldest = candidate;
-    }
+    const oldest = streamToEvict(this.streams, stream, (candidate) => candidate.identity.key);
     if (oldest !== undefined) this.end(oldest);
   }
 

@@ -1,10 +1,18 @@
 import type { GatewaySnapshot, IndexedTool, PreparedSnapshot, ServerConnection, ServerSnapshot } from '@mcpproxy/evaluator';
+import type { ProfileConfig } from '@mcpproxy/schema';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { ResolvedConfig } from '../config/gateway-config.js';
+import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
 import type { Store } from '../store/store.js';
 import type { InvalidTool } from '../upstream/list-upstream-tools.js';
 import { LiveRuntime } from './live-runtime.js';
 import type { RuntimeOptions } from './live-runtime.js';
+import type { ServerConfigChanges } from './server-config-changes.js';
+
+/** The part of a reloaded configuration the runtime applies while it runs. */
+export interface RuntimeReconfiguration {
+  readonly servers: readonly ResolvedServerConfig[];
+  readonly profiles: readonly ProfileConfig[];
+}
 
 /** One indexed tool with the definition the upstream listed (name = upstream name, unprefixed). */
 export interface ServedTool extends IndexedTool {
@@ -52,8 +60,17 @@ export interface GatewayRuntime {
   setQuarantined(server: string, on: boolean): Promise<void>;
   setEnabled(server: string, on: boolean): Promise<void>;
   restart(server: string): Promise<void>;
+  /** An HTTP upstream's stored login can no longer be used: it waits for a new one (pending_auth). */
+  loginNeeded(server: string, reason: string): void;
   approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void>;
   setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void>;
+  /**
+   * Applies a reloaded configuration's servers and profiles: added servers connect, removed ones are
+   * stopped and leave the snapshot, a server whose connection settings changed reconnects, one whose
+   * gates changed keeps its connection; every other server is untouched. Approvals and run-time
+   * overrides stay in the store. Rejects (changing nothing) when the store cannot be read or written.
+   */
+  reconfigure(next: RuntimeReconfiguration): Promise<ServerConfigChanges>;
   close(): Promise<void>;
 }
 
@@ -65,4 +82,4 @@ export function startRuntime(config: ResolvedConfig, store: Store, options?: Run
   return LiveRuntime.start(config, store, options);
 }
 
-export type { RuntimeOptions };
+export type { RuntimeOptions, ServerConfigChanges };

@@ -65,6 +65,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_log_request_id ON activity_log (request_id);
     `,
   },
+  {
+    version: 2,
+    name: 'approved definitions: what the operator approved, next to its hash',
+    // NULL for approvals made before: only their hash was kept.
+    sql: `ALTER TABLE approvals ADD COLUMN approved_definition TEXT;`,
+  },
+  {
+    version: 3,
+    name: 'OAuth state of HTTP upstreams: client registration, tokens, discovery, a login in progress',
+    sql: `
+      CREATE TABLE upstream_oauth (
+        server           TEXT PRIMARY KEY,
+        client           TEXT,
+        tokens           TEXT,
+        tokens_expire_at INTEGER,
+        discovery        TEXT,
+        pending          TEXT,
+        updated_at       TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export type MigrationResult = { ok: true; applied: number[] } | { ok: false; message: string };

@@ -1,6 +1,6 @@
 import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { REAL_CLOCK } from '../preflight/wait-clock.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -14,6 +14,7 @@ import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
 import type { OverloadSignal } from './saturation-window.js';
+import { insufficientScope } from './insufficient-scope.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
@@ -46,6 +47,13 @@ export interface UpstreamConnectionOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The stored bearer credential of an HTTP upstream (`auth login`), read at each attempt. */
   readonly credential?: () => Promise<string | undefined>;
+  /**
+   * The OAuth login of an HTTP upstream (`auth login <server>`): its access token goes on every
+   * request (over a static credential), and a 401 gets one refresh before it stands.
+   */
+  readonly auth?: AuthProvider;
+  /** The upstream answered 403 insufficient_scope: the next login must ask for this scope too. */
+  readonly onInsufficientScope?: (scope: string) => void;
   /** Called for every JSON-RPC message sent to the upstream. */
   readonly onMessageSent: () => void;
   /** Called after every status change. */
@@ -139,6 +147,26 @@ export class UpstreamConnection {
     this.start();
   }
 
+  /**
+   * The stored login can no longer be used (a refresh the authorization server refused): the server
+   * waits for a new login now (pending_auth, preflight oauth_required) instead of failing calls one by
+   * one. The background retries go on; each meets the 401 until someone logs in.
+   */
+  loginNeeded(reason: string): void {
+    if (!this.running || this.spec.transport !== 'http') return;
+    this.generation += 1;
+    this.clearTimer();
+    this.saturation.close();
+    const attempt = this.attempt;
+    if (attempt !== undefined) {
+      attempt.lost = true;
+      void closeQuietly(attempt.client);
+    }
+    const { saturation: _saturation, ...rest } = this.current;
+    this.replace({ ...rest, state: 'pending_auth', last_error: reason, diagnostic_action: 'login' });
+    this.scheduleReconnect();
+  }
+
   async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const attempt = this.attempt;
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
@@ -158,6 +186,18 @@ export class UpstreamConnection {
       if (cause instanceof ProtocolError && !this.isStale(attempt)) this.saturation.answered();
       // The upstream answering with an error is its business; failing to reach it is ours.
       if (!(cause instanceof ProtocolError)) this.probe(attempt);
+      if (!this.isStale(attempt) && attempt.unauthorized?.last() !== undefined) {
+        // A 401 the login could not get past (no refresh token, or a refused one): the server waits
+        // for a new login now, rather than failing each call the same way.
+        this.loginNeeded(`${this.describe()} answered 401 Unauthorized`);
+        throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} was refused: the upstream answered 401 and the login could not be renewed; log in again with mcpproxy auth login ${this.spec.name}`, { cause });
+      }
+      const scope = insufficientScope(cause);
+      if (scope !== undefined) {
+        // A call the login's scope does not cover; the server's other tools go on working.
+        this.options.onInsufficientScope?.(scope);
+        throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} needs ${scope === '' ? 'more scope' : `the scope ${scope}`} than the login granted: log in again with mcpproxy auth login ${this.spec.name}`, { cause });
+      }
       if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
         throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
       }
@@ -170,6 +210,7 @@ export class UpstreamConnection {
     this.clearTimer();
     const generation = ++this.generation;
     const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
+    const oauthToken = this.spec.transport === 'http' ? await this.readOAuthToken() : undefined;
     if (generation !== this.generation) return;
     // A background retry after a 401 keeps reporting pending_auth: without a new credential the
     // answer will not change, and showing `connecting` would flip a blocked verdict (oauth_required)
@@ -179,7 +220,7 @@ export class UpstreamConnection {
     // an attempt succeeds: an upstream that hangs reads server_unhealthy from its first timeout on,
     // not server_initializing during each attempt and server_unhealthy between them.
     const failed = this.current.state === 'pending_auth' || (retry && (this.current.state === 'error' || this.current.state === 'disconnected'));
-    if (!failed) this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+    if (!failed) this.update({ state: credential === undefined && oauthToken === undefined ? 'connecting' : 'authenticating' });
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
@@ -241,7 +282,11 @@ export class UpstreamConnection {
       const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
       const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
       const watched = captureOverload(unauthorized.fetch, (overload) => this.httpOverload(generation, overload));
-      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: watched });
+      transport = new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers },
+        fetch: watched,
+        ...(this.options.auth === undefined ? {} : { authProvider: this.options.auth }),
+      });
     }
     // Count at the one place every outgoing message passes through.
     const send = transport.send.bind(transport);
@@ -262,7 +307,17 @@ export class UpstreamConnection {
     const wasReady = this.current.state === 'ready';
     const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools, invalid_tools: this.current.invalid_tools };
     const challenge = attempt.unauthorized?.last();
-    if (challenge !== undefined) {
+    const scope = insufficientScope(cause);
+    if (scope !== undefined) {
+      // Connected, but listing the tools needs more scope than the login has: a new login, asking for it.
+      this.options.onInsufficientScope?.(scope);
+      this.current = {
+        ...keep,
+        state: 'pending_auth',
+        last_error: `${this.describe()} answered 403 insufficient_scope${scope === '' ? '' : ` (needs ${scope})`}`,
+        diagnostic_action: 'login',
+      };
+    } else if (challenge !== undefined) {
       this.current = {
         ...keep,
         state: 'pending_auth',
@@ -349,6 +404,14 @@ export class UpstreamConnection {
   private async readCredential(): Promise<string | undefined> {
     try {
       return await this.options.credential?.();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async readOAuthToken(): Promise<string | undefined> {
+    try {
+      return await this.options.auth?.token();
     } catch {
       return undefined;
     }

@@ -1,0 +1,93 @@
+import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
+import type { GatewayRuntime } from '../state/gateway-runtime.js';
+import type { ServerConfigChanges } from '../state/server-config-changes.js';
+import { canonicalJson } from '../upstream/canonical-json.js';
+
+/** What a reload applies while the gateway runs; every other setting waits for a restart. */
+export const RUN_TIME_SETTINGS: readonly string[] = ['servers', 'profiles', 'watch_config'];
+
+/** Facts about the load, not settings of the file. */
+const NOT_SETTINGS: ReadonlySet<string> = new Set(['source', 'api_key_generated', 'api_key_file']);
+
+/** Settings whose values never go to the log. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set(['api_key', 'agent_tokens']);
+
+/** A setting the new file changes that the running gateway keeps until it is restarted. */
+export interface RestartSetting {
+  readonly key: string;
+  /** The value still in use and the file's, as JSON; absent for secrets. */
+  readonly running?: string;
+  readonly file?: string;
+}
+
+export interface GatewayReload {
+  readonly servers: ServerConfigChanges;
+  /** For each reconnected or updated server, the keys of its entry that changed. */
+  readonly changedKeys: ReadonlyMap<string, readonly string[]>;
+  readonly profilesChanged: boolean;
+  readonly restartNeeded: readonly RestartSetting[];
+}
+
+/**
+ * Applies reloaded configurations to a running gateway, one at a time. The servers and profiles go to
+ * the runtime; a change to any other setting is reported as needing a restart and compared against
+ * the value still in use, so it is named again on every reload until the gateway restarts.
+ */
+export class GatewayReloader {
+  private applied: ResolvedConfig;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    running: ResolvedConfig,
+    private readonly runtime: Pick<GatewayRuntime, 'reconfigure'>,
+  ) {
+    this.applied = running;
+  }
+
+  reload(next: ResolvedConfig): Promise<GatewayReload> {
+    const run = this.queue.then(() => this.apply(next));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(next: ResolvedConfig): Promise<GatewayReload> {
+    const before = this.applied;
+    const servers = await this.runtime.reconfigure({ servers: next.servers, profiles: next.profiles });
+    this.applied = { ...before, servers: next.servers, profiles: next.profiles, watch_config: next.watch_config };
+    return {
+      servers,
+      changedKeys: changedServerKeys(before.servers, [...servers.reconnected, ...servers.updated]),
+      profilesChanged: canonicalJson(before.profiles) !== canonicalJson(next.profiles),
+      restartNeeded: restartSettings(before, next),
+    };
+  }
+}
+
+function restartSettings(running: ResolvedConfig, file: ResolvedConfig): RestartSetting[] {
+  const a = running as unknown as Readonly<Record<string, unknown>>;
+  const b = file as unknown as Readonly<Record<string, unknown>>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !NOT_SETTINGS.has(key) && !RUN_TIME_SETTINGS.includes(key)).sort();
+  const settings: RestartSetting[] = [];
+  for (const key of keys) {
+    const [before, after] = [jsonOf(a[key]), jsonOf(b[key])];
+    if (before === after) continue;
+    settings.push(SECRET_SETTINGS.has(key) ? { key } : { key, running: before, file: after });
+  }
+  return settings;
+}
+
+function changedServerKeys(before: readonly ResolvedServerConfig[], changed: readonly ResolvedServerConfig[]): Map<string, string[]> {
+  const old = new Map(before.map((server) => [server.name, server as unknown as Readonly<Record<string, unknown>>]));
+  const keys = new Map<string, string[]>();
+  for (const server of changed) {
+    const previous = old.get(server.name) ?? {};
+    const current = server as unknown as Readonly<Record<string, unknown>>;
+    const names = [...new Set([...Object.keys(previous), ...Object.keys(current)])].filter((key) => jsonOf(previous[key]) !== jsonOf(current[key])).sort();
+    keys.set(server.name, names);
+  }
+  return keys;
+}
+
+function jsonOf(value: unknown): string {
+  return value === undefined ? '(not set)' : canonicalJson(value);
+}
