@@ -27,7 +27,9 @@ import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js'
 import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
-import { openStore, type Store } from './store/store.js';
+import { openConfiguredStore } from './store/open-configured-store.js';
+import type { StoreCoordination } from './store/store-coordination.js';
+import type { Store } from './store/store.js';
 
 export interface GatewayOptions {
   /** Serve MCP on this process's stdin/stdout instead of HTTP (`serve --stdio`). */
@@ -84,12 +86,13 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     };
   }
 
-  const opened = openStore(config.data_dir, { walLimitBytes: config.store_wal_limit_bytes });
+  const opened = await openConfiguredStore(config, (line) => options.log?.(line));
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
+  const coordination = opened.coordination;
   const conflict = await credentialConflict(config, store);
   if (conflict !== undefined) {
-    store.close();
+    await closeStore(store, coordination);
     return { ok: false, error: conflict };
   }
   const serverInfo = gatewayServerInfo();
@@ -100,6 +103,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     clientName: serverInfo.name,
     clock: options.clock ?? REAL_CLOCK,
     log: (line) => options.log?.(line),
+    // Refresh tokens rotate: gateways sharing a store refresh a server one at a time.
+    exclusive: (key, section) => coordination.withExclusive(key, section),
   });
   let runtime: GatewayRuntime;
   try {
@@ -108,13 +113,14 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      coordination,
       oauth: logins,
     });
     await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
     logins.close();
-    store.close();
+    await closeStore(store, coordination);
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
@@ -126,6 +132,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
+    storeReachable: () => coordination.reachable(),
   };
 
   const log = (line: string) => options.log?.(line);
@@ -151,8 +158,13 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     logins,
     onError: (e) => log(`rest: ${asError(e).message}`),
   });
+  // A token revoked on another replica sharing the store ends what it holds open here too.
+  const unwatchTokens = coordination.watch((change) => {
+    if (change.topic === 'tokens' && change.revoked !== undefined) mcp?.closeToken(change.revoked);
+  });
   const socket = await openOperatorSocket(config, options, [healthzRoute, rest], stdioRelayChannel({ credentials, serve: (connection) => stdioSessions.serveConnection(connection), onError: (e) => onError(asError(e)) }), log);
   const closeSurfaces = async () => {
+    unwatchTokens();
     events.close();
     firstListing?.end();
     await stdioSessions.close();
@@ -169,7 +181,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
         reload,
         close: once(async () => {
           await closeSurfaces();
-          await shutDown(runtime, store, logins);
+          await shutDown(runtime, store, coordination, logins);
         }),
       },
     };
@@ -186,7 +198,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   } catch (error) {
     await mcp.close();
     await closeSurfaces();
-    await shutDown(runtime, store, logins);
+    await shutDown(runtime, store, coordination, logins);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
   }
   const unsubscribe = notifyToolListChanges(
@@ -212,7 +224,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
         await mcp.close();
         await http.close();
         await closeSurfaces();
-        await shutDown(runtime, store, logins);
+        await shutDown(runtime, store, coordination, logins);
       }),
     },
   };
@@ -271,10 +283,16 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
   });
 }
 
-async function shutDown(runtime: GatewayRuntime, store: Store, logins: OAuthLogins): Promise<void> {
+async function shutDown(runtime: GatewayRuntime, store: Store, coordination: StoreCoordination, logins: OAuthLogins): Promise<void> {
   logins.close();
   await runtime.close();
+  await closeStore(store, coordination);
+}
+
+/** Closes the store and waits until it has (a shared store writes the records it accepted first). */
+async function closeStore(store: Store, coordination: StoreCoordination): Promise<void> {
   store.close();
+  await coordination.closed();
 }
 
 /** What a login's outcome does to the upstream's connection. */

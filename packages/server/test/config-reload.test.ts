@@ -142,6 +142,18 @@ describe('serve --stdio, config reload', () => {
       await logged(held, 'config reload: done', at);
       expect(held.stderr().slice(at)).toContain('config reload: page_size changed (running 100, file 2): needs a restart');
       expect((await held.client.listTools(undefined, { cacheMode: 'bypass' })).nextCursor).toBeUndefined();
+
+      // The store is never switched at run time, and its URL (a password in it) stays out of the log.
+      const storeAt = held.stderr().length;
+      writeFileSync(configFile, valid.replace('{', '{ "store": { "kind": "postgres", "url": "postgresql://mcp:hunter2-secret@127.0.0.1:1/mcp" },'));
+      process.kill(held.pid, 'SIGHUP');
+      await logged(held, 'config reload: done', storeAt);
+      const storeLog = held.stderr().slice(storeAt);
+      expect(storeLog).toContain(
+        'config reload: store changed (running {"kind":"sqlite"}, file {"kind":"postgres","pool_size":10,"url_source":"/store/url"}): needs a restart; the gateway keeps the running value until then',
+      );
+      expect(storeLog).not.toContain('hunter2');
+      expect(toolText(await held.client.callTool({ name: 'keep:k1', arguments: { still: 'on sqlite' } }))).toContain('on sqlite');
     } finally {
       await held.close();
     }

@@ -79,6 +79,9 @@ export type ServerName = string;
 /** A profile name, used in the path /mcp/p/<profile>: letters, digits, '-' and '_'. */
 export type ProfileName = string;
 
+/** sqlite: one SQLite file in data_dir, for one gateway (the embedded default). postgres: a PostgreSQL database shared by several gateway replicas. */
+export type StoreKind = 'sqlite' | 'postgres';
+
 // ---- strict: object shapes (quicktype) ----
 
 /**
@@ -926,11 +929,12 @@ export interface GatewayConfig {
    * The upstream MCP servers. Names are unique.
    */
   readonly servers: readonly ServerConfig[];
+  readonly store?: StoreConfig;
   /**
-   * The most bytes the store's write-ahead log (mcpproxy.db-wal) may hold, under any load:
-   * once it reaches three quarters of this, activity writes wait (answers included, never
-   * lost) while the log is checkpointed into the database and truncated, and it is truncated
-   * to nothing after a second without writes.
+   * SQLite store only: the most bytes the store's write-ahead log (mcpproxy.db-wal) may hold,
+   * under any load: once it reaches three quarters of this, activity writes wait (answers
+   * included, never lost) while the log is checkpointed into the database and truncated, and
+   * it is truncated to nothing after a second without writes.
    */
   readonly store_wal_limit_bytes?: number;
   /**
@@ -956,6 +960,30 @@ export interface GatewayConfig {
    * nothing to watch.
    */
   readonly watch_config?: boolean;
+}
+
+/**
+ * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
+ * takes neither, nor pool_size.
+ */
+export interface StoreConfig {
+  readonly kind: StoreKind;
+  /**
+   * postgres: how many connections this gateway opens to the database at most for its reads
+   * and writes (its change feed holds one more).
+   */
+  readonly pool_size?: number;
+  /**
+   * postgres: the connection URL, postgresql://user:password@host:port/database (query
+   * parameters such as sslmode=require as the pg driver reads them). It holds a password:
+   * prefer url_env, which keeps it out of this file.
+   */
+  readonly url?: string;
+  /**
+   * postgres: the name of the environment variable that holds the connection URL (e.g.
+   * DATABASE_URL), read when the configuration loads.
+   */
+  readonly url_env?: string;
 }
 
 /**
@@ -1584,7 +1612,9 @@ export interface StrictTypes {
   readonly ShapeBResponse: ShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
+  readonly StoreKind: StoreKind;
   readonly GatewayConfig: GatewayConfig;
+  readonly StoreConfig: StoreConfig;
   readonly ServerConfig: ServerConfig;
   readonly OAuthClientConfig: OAuthClientConfig;
   readonly AgentTokenConfig: AgentTokenConfig;
@@ -1660,7 +1690,9 @@ export interface LenientTypes {
   readonly ShapeBResponse: LenientShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
+  readonly StoreKind: StoreKind;
   readonly GatewayConfig: GatewayConfig;
+  readonly StoreConfig: StoreConfig;
   readonly ServerConfig: ServerConfig;
   readonly OAuthClientConfig: OAuthClientConfig;
   readonly AgentTokenConfig: AgentTokenConfig;

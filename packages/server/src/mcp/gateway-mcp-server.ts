@@ -9,6 +9,7 @@ import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { argumentDepthError } from './argument-depth.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
+import { STORE_UNREACHABLE_REFUSAL } from './store-unreachable-refusal.js';
 import {
   DESCRIBE_TOOL,
   DESCRIBE_TOOL_NAME,
@@ -36,6 +37,11 @@ export interface GatewayMcpOptions {
   readonly preflight?: PreflightSeam;
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
+  /**
+   * False while the store (a shared PostgreSQL) cannot be reached: this gateway may have missed an
+   * operator's change on another replica, so tool calls are refused. Absent: always reachable.
+   */
+  readonly storeReachable?: () => boolean;
   /** What a tools/list waits for before it reads the state (the start-up wait of stdio sessions); undefined: nothing. */
   readonly beforeListing?: () => Promise<void> | undefined;
 }
@@ -93,6 +99,10 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       const where = parsed.ok ? { server: parsed.server, tool: parsed.tool } : { server: '', tool: name };
       await options.recordToolCall?.({ ...where, outcome, ...(reason === undefined ? {} : { reason }), duration_ms: performance.now() - started });
     };
+    if (options.storeReachable?.() === false) {
+      await record('refused');
+      return { isError: true, content: [{ type: 'text', text: STORE_UNREACHABLE_REFUSAL }] };
+    }
     const decision = gateToolCall(runtime.current(), scope, name);
     if (!decision.allowed) {
       await record('refused', decision.refusal.reason);

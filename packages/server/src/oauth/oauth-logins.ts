@@ -32,6 +32,13 @@ export interface OAuthLoginsOptions {
   readonly log?: (line: string) => void;
   /** The fetch used to reach authorization servers (the global one by default). */
   readonly fetchFn?: FetchLike;
+  /**
+   * Runs `section` while no other section of `key` runs, in this gateway or any other on the same
+   * store (the store coordination's withExclusive): a refresh spends the refresh token, and
+   * authorization servers rotate it, so gateways sharing one store refresh a server one at a time.
+   * Default: at once (this gateway's own refreshes of a server are shared anyway).
+   */
+  readonly exclusive?: <T>(key: string, section: () => Promise<T>) => Promise<T>;
 }
 
 export type CallbackOutcome =
@@ -83,6 +90,21 @@ export class OAuthLogins {
   close(): void {
     this.schedule.clear();
     this.hooks = undefined;
+  }
+
+  /**
+   * Another gateway on a shared store changed the server's record (every server's when undefined: the
+   * change feed was down): read it again, and plan its refresh by what is stored now (a refresh there
+   * moved the expiry; a login started there can be finished here).
+   */
+  async storedChanged(server?: string): Promise<void> {
+    const targets = server === undefined ? [...this.targets] : this.targets.has(server) ? [[server, this.targets.get(server)!] as const] : [];
+    await Promise.all(
+      targets.map(async ([name, target]) => {
+        const record = await target.cell.reload();
+        if (this.hooks !== undefined) this.schedule.plan(name, record);
+      }),
+    );
   }
 
   /** Whether `server` is an HTTP upstream (only those log in). */
@@ -181,12 +203,21 @@ export class OAuthLogins {
     };
   }
 
-  /** One refresh at a time per server: a 401 and the timer arriving together share it. */
+  /**
+   * One refresh at a time per server: a 401 and the timer arriving together share it, and gateways on
+   * one store take turns (`exclusive`). A gateway whose turn comes after another renewed the login
+   * takes the stored tokens instead of spending the refresh token again.
+   */
   private refresh(server: string): Promise<RefreshOutcome> {
     const running = this.refreshes.get(server);
     if (running !== undefined) return running;
     const target = this.targets.get(server)!;
-    const done = refreshStoredTokens(target.cell, target.client, () => this.options.clock.now(), this.options.fetchFn).finally(() => this.refreshes.delete(server));
+    const exclusive = this.options.exclusive ?? ((_key, section) => section());
+    const done = (async () => {
+      // The tokens this gateway found wanting (expiring, or refused with a 401).
+      const held = storedTokens(await target.cell.read());
+      return exclusive(`oauth-refresh:${server}`, () => refreshStoredTokens(target.cell, target.client, () => this.options.clock.now(), held, this.options.fetchFn));
+    })().finally(() => this.refreshes.delete(server));
     this.refreshes.set(server, done);
     return done;
   }

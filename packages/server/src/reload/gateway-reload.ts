@@ -12,6 +12,13 @@ const NOT_SETTINGS: ReadonlySet<string> = new Set(['source', 'api_key_generated'
 /** Settings whose values never go to the log. */
 const SECRET_SETTINGS: ReadonlySet<string> = new Set(['api_key', 'agent_tokens']);
 
+/**
+ * Parts of a setting that never go to the log: the PostgreSQL URL usually holds a password. (The
+ * store is restart-only like every setting not in RUN_TIME_SETTINGS: the running gateway's state
+ * lives in the store it opened.)
+ */
+const SECRET_PARTS: Readonly<Record<string, readonly string[]>> = { store: ['url'] };
+
 /** A setting the new file changes that the running gateway keeps until it is restarted. */
 export interface RestartSetting {
   readonly key: string;
@@ -69,11 +76,19 @@ function restartSettings(running: ResolvedConfig, file: ResolvedConfig): Restart
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !NOT_SETTINGS.has(key) && !RUN_TIME_SETTINGS.includes(key)).sort();
   const settings: RestartSetting[] = [];
   for (const key of keys) {
-    const [before, after] = [jsonOf(a[key]), jsonOf(b[key])];
-    if (before === after) continue;
-    settings.push(SECRET_SETTINGS.has(key) ? { key } : { key, running: before, file: after });
+    if (jsonOf(a[key]) === jsonOf(b[key])) continue;
+    const [before, after] = [jsonOf(shown(key, a[key])), jsonOf(shown(key, b[key]))];
+    // When only a secret part changed, the values would read alike: the key alone is named.
+    settings.push(SECRET_SETTINGS.has(key) || before === after ? { key } : { key, running: before, file: after });
   }
   return settings;
+}
+
+/** The setting's value without its secret parts. */
+function shown(key: string, value: unknown): unknown {
+  const parts = Object.hasOwn(SECRET_PARTS, key) ? SECRET_PARTS[key]! : [];
+  if (parts.length === 0 || typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([part]) => !parts.includes(part)));
 }
 
 function changedServerKeys(before: readonly ResolvedServerConfig[], changed: readonly ResolvedServerConfig[]): Map<string, string[]> {
