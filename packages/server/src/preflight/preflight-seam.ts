@@ -49,7 +49,7 @@
  * all are taken the request answers at once with waited_ms 0 (never queues). One record for the
  * final answer.
  */
-import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolResult } from '@mcpproxy/evaluator';
+import { aggregateVerdict, dedupeToolIds, evaluate, evaluateHostTool, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolAnnotations, type ToolResult } from '@mcpproxy/evaluator';
 import type { Surface, Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 import { findPinConflict } from './conflicting-pins.js';
@@ -85,6 +85,12 @@ export interface InBandPreflightCall {
   readonly raw: unknown;
   readonly scope: Scope;
   readonly requestId?: string | undefined;
+  /**
+   * mcp-resolve of a tool the host serves itself (the gateway's describe_tool) rather than an
+   * upstream: its annotations. Nothing of the gateway's state applies to it; the annotation policy
+   * alone can exclude it (evaluateHostTool). Validation and the activity record are as for any resolve.
+   */
+  readonly hostTool?: { readonly annotations?: ToolAnnotations };
 }
 
 export type PreflightCall = RestPreflightCall | InBandPreflightCall;
@@ -143,6 +149,15 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     try {
       const state = runtime.current();
       return { evaluation: evaluate(state.prepared, request, { tier, scope }), version: state.snapshot.version, at: now() };
+    } catch {
+      return undefined;
+    }
+  }
+
+  function evaluateHost(request: PreflightRequest, annotations: ToolAnnotations | undefined): Evaluated | undefined {
+    try {
+      const tools = request.tools.map((requested) => evaluateHostTool(requested.id, annotations, request.policy));
+      return { evaluation: { verdict: aggregateVerdict(tools), tools }, version: runtime.current().snapshot.version, at: now() };
     } catch {
       return undefined;
     }
@@ -232,7 +247,8 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       scope = { ...scope, active_profile: surfaceRequest.profile };
     }
 
-    const first = evaluateCurrent(request, tier, scope);
+    const host = isRestCall(call) ? undefined : call.hostTool;
+    const first = host === undefined ? evaluateCurrent(request, tier, scope) : evaluateHost(request, host.annotations);
     if (first === undefined) return preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId);
     return { surfaceRequest, request, scope, first };
   }
