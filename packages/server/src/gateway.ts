@@ -16,7 +16,13 @@ import type { SocketLocationOptions } from './local-socket/socket-location.js';
 import { stdioRelayChannel } from './local-socket/stdio-relay-channel.js';
 import { startFirstListingWait } from './mcp/first-listing-wait.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
-import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { relayCatalogChanges } from './mcp/catalog-notifier.js';
+import { watchListenSubscriptions } from './mcp/listen-resource-subscriptions.js';
+import { createMcpEndpoint, type McpEndpoint } from './mcp/mcp-endpoint.js';
+import { namespacedUri } from './mcp/namespaced-uri.js';
+import { InputFlows } from './mcp/input-flows.js';
+import { ResourceSubscriptions } from './mcp/resource-subscriptions.js';
+import { CLIENT_ANSWER_TIMEOUT_MS } from './mcp/session-client-requests.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { StdioSessions } from './mcp/stdio-sessions.js';
 import { notifyToolListChanges } from './mcp/tools-changed-notifier.js';
@@ -126,12 +132,17 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
   // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
   const preflight = createPreflightSeam({ runtime, activity: store });
+  // Upstream resource subscriptions, counted across every client (the upstream connections are shared).
+  const subscriptions = new ResourceSubscriptions((server, uri, on) => runtime.setResourceSubscribed(server, uri, on), namespacedUri);
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
+    resourceSubscriptions: subscriptions,
+    // 2026-07-28 calls whose upstream asked for input wait here for the client's retry.
+    inputFlows: new InputFlows({ idleMs: CLIENT_ANSWER_TIMEOUT_MS, max: 1000 }),
     storeReachable: () => coordination.reachable(),
   };
 
@@ -144,7 +155,15 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const firstListing = options.stdio ? startFirstListingWait(runtime, config.first_listing_wait_ms, options.clock ?? REAL_CLOCK, (starting) => log(`first tools/list answered after first_listing_wait_ms (${config.first_listing_wait_ms} ms) while still starting: ${starting.join(', ')}`)) : undefined;
   const stdioSessions = new StdioSessions(firstListing === undefined ? surface : { ...surface, beforeListing: () => firstListing.pending() }, runtime, onError);
   // MCP over HTTP: none in stdio mode, where the process's stdin/stdout (and relays) carry MCP.
-  const mcp = options.stdio ? undefined : createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  let modernUpdates: McpEndpoint['notifyModernResourceUpdated'] = () => undefined;
+  const mcp = options.stdio
+    ? undefined
+    : createMcpEndpoint({
+        createServer: (context) => createGatewayMcpServer(surface, context),
+        onError,
+        watchListen: watchListenSubscriptions(subscriptions, runtime, (uri) => modernUpdates(uri)),
+      });
+  if (mcp !== undefined) modernUpdates = (uri) => mcp.notifyModernResourceUpdated(uri);
   const events = new GatewayEventFeed(runtime);
   const rest = restApiRoute({
     runtime,
@@ -211,6 +230,19 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     },
     onError,
   );
+  const stopCatalog = relayCatalogChanges(
+    runtime,
+    {
+      sessions: () => mcp.legacySessions(),
+      modern: {
+        resourcesChanged: () => mcp.notifyModernResourcesChanged(),
+        promptsChanged: () => mcp.notifyModernPromptsChanged(),
+        hasListeners: () => mcp.hasModernListeners(),
+      },
+    },
+    subscriptions,
+    onError,
+  );
   return {
     ok: true,
     gateway: {
@@ -221,6 +253,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       reload,
       close: once(async () => {
         unsubscribe();
+        stopCatalog();
         await mcp.close();
         await http.close();
         await closeSurfaces();

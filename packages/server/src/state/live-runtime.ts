@@ -1,6 +1,6 @@
 import type { ApprovalRecord, PreparedSnapshot } from '@mcpproxy/evaluator';
 import { prepareSnapshot } from '@mcpproxy/evaluator';
-import type { AuthProvider, CallToolResult } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult, ResultTypeMap, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { ProfileConfig } from '@mcpproxy/schema';
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
 import { soloCoordination, type StoreChange, type StoreCoordination } from '../store/store-coordination.js';
@@ -8,6 +8,9 @@ import type { KnownServer, ServerOverride, Store, StoredApproval } from '../stor
 import { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../upstream/upstream-spec.js';
+import type { CallRelay } from '../upstream/call-relay.js';
+import type { ForwardedMethod, ForwardOptions } from '../upstream/upstream-connection.js';
+import type { UpstreamNotification } from '../upstream/upstream-notification.js';
 import { reviewedDefinitionText } from '../upstream/reviewed-definition.js';
 import { approveListed, reconcileApprovals, sameRecord } from './approval-model.js';
 import type { GatewayRuntime, PublishedState, RuntimeReconfiguration, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
@@ -68,6 +71,7 @@ const REREAD_ATTEMPTS = 5;
 export class LiveRuntime implements GatewayRuntime {
   private readonly servers = new Map<string, ServerEntry>();
   private readonly listeners = new Set<(state: PublishedState) => void>();
+  private readonly notificationListeners = new Set<(server: string, notification: UpstreamNotification) => void>();
   private published: PublishedState;
   private version = 0;
   private messages = 0;
@@ -132,12 +136,38 @@ export class LiveRuntime implements GatewayRuntime {
     return this.messages;
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  upstreamInFlight(): number {
+    let count = 0;
+    for (const entry of this.servers.values()) count += entry.connection.inFlightCount();
+    return count;
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     const entry = this.entry(server);
     if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
     if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: its tools are never called`);
     if (!entry.connection.status().tools.has(tool)) throw new RuntimeError('unknown_tool', `server ${server} does not list a tool ${tool}`);
-    return entry.connection.callTool(tool, args, signal);
+    return entry.connection.callTool(tool, args, signal, relay);
+  }
+
+  async forwardRequest<M extends ForwardedMethod>(server: string, method: M, params: Record<string, unknown>, options: ForwardOptions): Promise<ResultTypeMap[M]> {
+    const entry = this.entry(server);
+    if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
+    if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: nothing is forwarded to it`);
+    return entry.connection.forward(method, params, options);
+  }
+
+  upstreamCapabilities(server: string): ServerCapabilities | undefined {
+    return this.servers.get(server)?.connection.capabilities();
+  }
+
+  setResourceSubscribed(server: string, uri: string, on: boolean): void {
+    this.servers.get(server)?.connection.setResourceSubscribed(uri, on);
+  }
+
+  onUpstreamNotification(listener: (server: string, notification: UpstreamNotification) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
   }
 
   setQuarantined(server: string, on: boolean): Promise<void> {
@@ -311,6 +341,7 @@ export class LiveRuntime implements GatewayRuntime {
     clearInterval(this.retention);
     await Promise.allSettled([...this.servers.values()].map((entry) => entry.connection.stop()));
     this.listeners.clear();
+    this.notificationListeners.clear();
   }
 
   /** Reads the persisted state and decides each server's starting flags. */
@@ -400,6 +431,7 @@ export class LiveRuntime implements GatewayRuntime {
         this.messages += 1;
       },
       onChange: () => this.connectionChanged(config.name),
+      onNotification: (notification) => this.upstreamNotified(config.name, notification),
       saturationErrorCodes: config.saturation_error_codes,
       ...(auth === undefined ? {} : { auth, onInsufficientScope: (scope: string) => this.options.oauth?.wantScope(config.name, scope) }),
       ...(this.options.random === undefined ? {} : { random: this.options.random }),
@@ -435,6 +467,17 @@ export class LiveRuntime implements GatewayRuntime {
     }
     this.refreshServer(entry);
     this.schedulePublish();
+  }
+
+  private upstreamNotified(server: string, notification: UpstreamNotification): void {
+    if (this.closed) return;
+    for (const listener of [...this.notificationListeners]) {
+      try {
+        listener(server, notification);
+      } catch (cause) {
+        this.log(`an upstream notification listener failed: ${String(cause)}`);
+      }
+    }
   }
 
   /**
