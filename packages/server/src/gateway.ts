@@ -125,7 +125,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
-    logins.close();
+    await logins.close();
     await closeStore(store, coordination);
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
@@ -147,7 +147,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
 
   const log = (line: string) => options.log?.(line);
-  const reloader = new GatewayReloader(config, runtime);
+  const reloader = new GatewayReloader(config, runtime, logins);
   const reload = (next: ResolvedConfig) => reloader.reload(next);
   const tokens = createAgentTokenLookup(configTokens(config), store);
   const credentials = { adminKey: secretDigest(config.api_key), tokens };
@@ -317,7 +317,7 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
 }
 
 async function shutDown(runtime: GatewayRuntime, store: Store, coordination: StoreCoordination, logins: OAuthLogins): Promise<void> {
-  logins.close();
+  await logins.close();
   await runtime.close();
   await closeStore(store, coordination);
 }

@@ -541,8 +541,9 @@ export interface OAuthLoginStarted {
   readonly authorization_url: string;
   readonly expires_at: CheckedAt;
   /**
-   * Where the authorization server sends the browser back: the loopback callback of mcpproxy
-   * auth login (http://127.0.0.1:<oauth_callback_port>/oauth/callback).
+   * Where the authorization server sends the browser back: the loopback callback
+   * (http://127.0.0.1:<oauth_callback_port>/oauth/callback), where mcpproxy auth login
+   * listens, or the gateway itself for a login started with callback=gateway.
    */
   readonly redirect_uri: string;
   readonly server: string;
@@ -896,10 +897,10 @@ export interface GatewayConfig {
   readonly listen?: string;
   /**
    * The loopback port on which `mcpproxy auth login <server>` receives the authorization
-   * server's redirect (redirect URI http://127.0.0.1:<port>/oauth/callback). It stays the
-   * same from one login to the next, so a redirect URI registered with an authorization
-   * server (by dynamic registration, or by hand for a pre-registered client_id) keeps
-   * matching.
+   * server's redirect (redirect URI http://127.0.0.1:<port>/oauth/callback), or the gateway
+   * itself while a login started in the operator UI waits for it. It stays the same from one
+   * login to the next, so a redirect URI registered with an authorization server (by dynamic
+   * registration, or by hand for a pre-registered client_id) keeps matching.
    */
   readonly oauth_callback_port?: number;
   /**

@@ -1,4 +1,5 @@
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
+import type { EndedLogin } from '../oauth/oauth-logins.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import type { ServerConfigChanges } from '../state/server-config-changes.js';
 import { canonicalJson } from '../upstream/canonical-json.js';
@@ -33,11 +34,19 @@ export interface GatewayReload {
   readonly changedKeys: ReadonlyMap<string, readonly string[]>;
   readonly profilesChanged: boolean;
   readonly restartNeeded: readonly RestartSetting[];
+  /** Logins that were waiting for their redirect and ended: the server was removed, or its url or oauth block changed. */
+  readonly endedLogins: readonly EndedLogin[];
+}
+
+/** The OAuth logins' part of a reload (OAuthLogins): servers join before the runtime connects them, the rest follows once it has. */
+export interface ReloadedLogins {
+  admit(servers: readonly ResolvedServerConfig[]): Promise<void>;
+  reconfigure(servers: readonly ResolvedServerConfig[]): Promise<EndedLogin[]>;
 }
 
 /**
  * Applies reloaded configurations to a running gateway, one at a time. The servers and profiles go to
- * the runtime; a change to any other setting is reported as needing a restart and compared against
+ * the runtime, and the servers to the OAuth logins of HTTP upstreams; a change to any other setting is reported as needing a restart and compared against
  * the value still in use, so it is named again on every reload until the gateway restarts.
  */
 export class GatewayReloader {
@@ -47,6 +56,7 @@ export class GatewayReloader {
   constructor(
     running: ResolvedConfig,
     private readonly runtime: Pick<GatewayRuntime, 'reconfigure'>,
+    private readonly logins?: ReloadedLogins,
   ) {
     this.applied = running;
   }
@@ -59,13 +69,16 @@ export class GatewayReloader {
 
   private async apply(next: ResolvedConfig): Promise<GatewayReload> {
     const before = this.applied;
+    await this.logins?.admit(next.servers);
     const servers = await this.runtime.reconfigure({ servers: next.servers, profiles: next.profiles });
+    const endedLogins = (await this.logins?.reconfigure(next.servers)) ?? [];
     this.applied = { ...before, servers: next.servers, profiles: next.profiles, watch_config: next.watch_config };
     return {
       servers,
       changedKeys: changedServerKeys(before.servers, [...servers.reconnected, ...servers.updated]),
       profilesChanged: canonicalJson(before.profiles) !== canonicalJson(next.profiles),
       restartNeeded: restartSettings(before, next),
+      endedLogins,
     };
   }
 }

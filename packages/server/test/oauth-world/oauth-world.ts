@@ -46,7 +46,8 @@ export class OAuthWorld {
 
   /**
    * Starts (or restarts, on the same data directory) the gateway with `web` pointing at the upstream;
-   * `config` adds top-level settings (a shared store).
+   * `config` adds top-level settings (a shared store, a free oauth_callback_port: nothing listens on it
+   * unless a login asks the gateway to).
    */
   async startGateway(server: Record<string, unknown> = {}, options: GatewayOptions = {}, config: Record<string, unknown> = {}): Promise<void> {
     this.gateway = await this.startReplica(this.dir, server, options, config);
