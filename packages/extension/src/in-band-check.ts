@@ -30,7 +30,7 @@ export async function runInBandCheck(source: StateSource, activity: ActivitySink
 
   let evaluation: Evaluation;
   try {
-    evaluation = await source.evaluate(request, ctx, listing);
+    evaluation = await source.evaluate(request, ctx, listing, surface);
   } catch (error) {
     if (error instanceof InvalidToolState) return unavailable('invalid_tool_state', `${error.message}; no verdict was computed`);
     return unavailable('state_unavailable', "the server's state could not be read; no verdict was computed");

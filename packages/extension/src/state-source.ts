@@ -1,5 +1,7 @@
 import {
+  aggregateVerdict,
   evaluate,
+  evaluateHostTool,
   evaluateToolStates,
   prepareToolStates,
   toolIdKey,
@@ -11,6 +13,8 @@ import {
   type ToolState,
 } from '@mcpproxy/evaluator';
 import type { ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { InBandSurface } from './in-band-outcome.js';
+import { memoisedRiderEvaluation } from './rider-memo.js';
 import type { AvailabilitySource } from './tool-availability.js';
 
 /** Every tool the server's own tools/list lists to the caller of this request (all pages). */
@@ -22,7 +26,7 @@ export type ListingReader = () => Promise<readonly Tool[]>;
  * state throws: the check then answers with no verdict, never a reduced one.
  */
 export interface StateSource {
-  evaluate(request: PreflightRequest, ctx: ServerContext, listing: ListingReader): Evaluation | Promise<Evaluation>;
+  evaluate(request: PreflightRequest, ctx: ServerContext, listing: ListingReader, surface: InBandSurface): Evaluation | Promise<Evaluation>;
   /** The tool tools/resolve resolves `name` to, as the caller's tools/list serves it; undefined when it is not served. */
   servedTool(name: string, ctx: ServerContext, listing: ListingReader): Tool | undefined | Promise<Tool | undefined>;
 }
@@ -33,17 +37,42 @@ export interface GatewayState {
   state(ctx: ServerContext): { readonly prepared: PreparedSnapshot; readonly scope: Scope };
   /** The served tool named `name` (a faster lookup than walking the listing); default: the listing's tool of that trimmed name. */
   servedTool?(name: string, ctx: ServerContext): Tool | undefined;
+  /**
+   * A tool the server serves itself beside the aggregated ones (the gateway's describe_tool): it
+   * resolves like any served tool, and as nothing of the aggregated state stands between it and a
+   * call, only the annotation policy decides its verdict (evaluateHostTool).
+   */
+  hostTool?(name: string, ctx: ServerContext): Tool | undefined;
 }
 
 /** A gateway: the evaluator over its snapshot, always at the agent tier whatever the session's credentials. */
 export function gatewayStateSource(gateway: GatewayState): StateSource {
   return {
-    evaluate: (request, ctx) => {
+    evaluate: (request, ctx, _listing, surface) => {
+      const host = surface === 'mcp-resolve' ? hostToolOf(gateway, request, ctx) : undefined;
+      if (host !== undefined) {
+        const annotations = host.annotations === undefined ? undefined : definedHints(host.annotations);
+        const tools = request.tools.map((requested) => evaluateHostTool(requested.id, annotations, request.policy));
+        return { verdict: aggregateVerdict(tools), tools };
+      }
       const { prepared, scope } = gateway.state(ctx);
-      return evaluate(prepared, request, { tier: 'agent', scope });
+      const evaluated = () => evaluate(prepared, request, { tier: 'agent', scope });
+      return surface === 'mcp-rider' ? memoisedRiderEvaluation(prepared, scope, request, evaluated) : evaluated();
     },
-    servedTool: (name, ctx, listing) => (gateway.servedTool === undefined ? listedTool(name, listing) : gateway.servedTool(name, ctx)),
+    servedTool: async (name, ctx, listing) =>
+      (gateway.servedTool === undefined ? await listedTool(name, listing) : gateway.servedTool(name, ctx)) ?? gateway.hostTool?.(name, ctx),
   };
+}
+
+/** The host's own tool a resolve names (a resolve names exactly one tool), if it is one. */
+function hostToolOf(gateway: GatewayState, request: PreflightRequest, ctx: ServerContext): Tool | undefined {
+  const [only] = request.tools;
+  return only === undefined || gateway.hostTool === undefined ? undefined : gateway.hostTool(toolIdKey(only.id), ctx);
+}
+
+/** The annotations without keys whose value is undefined (exact optional types). */
+function definedHints(annotations: NonNullable<Tool['annotations']>): ToolAnnotations {
+  return Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined)) as ToolAnnotations;
 }
 
 /**
