@@ -5,15 +5,14 @@
 // gateway stores the tokens and reconnects, the command exits 0, preflight is ready and a call goes
 // through. Then: no token ever shows up in the gateway's output, the CLI's, REST answers or the
 // activity log; logout sends the server back to oauth_required.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthorizationServer, type AuthorizationServer } from '../../server/test/oauth-world/authorization-server.js';
-import { followAuthorization } from '../../server/test/oauth-world/headless-browser.js';
 import { startProtectedUpstream, type ProtectedUpstream } from '../../server/test/oauth-world/protected-upstream.js';
 import { activityLogText, readStoredLogin } from '../../server/test/oauth-world/stored-oauth.js';
-import { ADMIN_KEY, baseEnv, CLI_BIN, freePort, isOneLineError, runCli, Scratch, serveGateway, waitForServer, type CliRun, type ServedGateway } from './cli-harness.js';
+import { loginWithBrowser as browserLogin, type BrowserLogin } from './browser-login.js';
+import { ADMIN_KEY, baseEnv, freePort, isOneLineError, runCli, Scratch, serveGateway, waitForServer, type CliRun, type ServedGateway } from './cli-harness.js';
 
 let scratch: Scratch;
 let as: AuthorizationServer;
@@ -120,25 +119,11 @@ describe('mcpproxy auth login <server> (OAuth)', () => {
   });
 });
 
-/** Runs `mcpproxy <args> --no-browser`, and does the browser's part with the URL it prints. */
-async function loginWithBrowser(args: readonly string[]): Promise<{ run: CliRun; browser: Awaited<ReturnType<typeof followAuthorization>> }> {
-  const child = spawn(process.execPath, [CLI_BIN, ...args, '--no-browser', ...gw.flags], { env: baseEnv(scratch.dir), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)$/m.exec(stdout);
-      if (match !== null) resolve(match[1]!);
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    void exited.then((code) => reject(new Error(`auth login exited ${code} before printing a URL:\n${stdout}\n${stderr}`)));
-  });
-  const browser = await followAuthorization(url, { visitCallback: true, redirectPrefix: `http://127.0.0.1:${callbackPort}/oauth/callback` });
-  const code = await exited;
-  seen.push(stdout, stderr);
-  return { run: { code, stdout, stderr }, browser };
+/** Runs `mcpproxy <args> --no-browser` against the test's gateway, and does the browser's part. */
+async function loginWithBrowser(args: readonly string[]): Promise<BrowserLogin> {
+  const login = await browserLogin([...args, ...gw.flags], { env: baseEnv(scratch.dir), callbackPort });
+  seen.push(login.run.stdout, login.run.stderr);
+  return login;
 }
 
 async function callEcho(text: string): Promise<string> {

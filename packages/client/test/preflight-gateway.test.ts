@@ -134,7 +134,7 @@ describe.each(ERAS)('on %s', (era) => {
 });
 
 describe('requireTools', () => {
-  it('resolves with the ready result; throws a typed error listing what is unavailable and why', async () => {
+  it('resolves with the ready result; throws a typed error listing what is unavailable, why, and what to do', async () => {
     const client = await connect(gw.mcpUrl, 'modern', requiredToolsCapabilities());
     try {
       expect((await requireTools(client, ['alpha:echo'])).verdict).toBe('ready');
@@ -143,7 +143,10 @@ describe('requireTools', () => {
       const unavailable = error as RequiredToolsUnavailableError;
       expect([unavailable.code, unavailable.verdict, unavailable.carriage]).toEqual(['tools_unavailable', 'unknown_ids', 'rider']);
       expect(unavailable.unavailable.map((t) => t.reason)).toEqual(['server_disabled', 'not_found']);
-      expect(unavailable.message).toBe('2 of 3 required tools unavailable (verdict unknown_ids): off:echo (server_disabled: Server off is disabled.); alpha:nope (not_found: Tool alpha:nope was not found.)');
+      expect(unavailable.message).toBe(
+        '2 of 3 required tools unavailable (verdict unknown_ids): off:echo (server_disabled: Server off is disabled. remediation: Enable it: mcpproxy servers enable off); ' +
+          'alpha:nope (not_found: Tool alpha:nope was not found. remediation: List the tools you can use: mcpproxy tools list)',
+      );
     } finally {
       await client.close();
     }

@@ -15,6 +15,8 @@ import type {
   ServerConnection,
   ServerSnapshot,
   ToolAnnotations,
+  ToolState,
+  ToolUnavailability,
 } from '../src/index.js';
 
 export const SERVER_POOL = ['a', 'b', 'ab', 'srv', 'sv', 'é', '😀', ' a'] as const;
@@ -27,7 +29,7 @@ const hex = (digit: string): string => digit.repeat(64);
 export const HASH_POOL = [`sha256/v1:${hex('a')}`, `sha256/v1:${hex('b')}`, `sha256/v2:${hex('a')}`, `sha256/v1234567890:${hex('a')}`, 'md5:abc', ''] as const;
 const PIN_POOL = [...HASH_POOL, `sha256/v10:${hex('a')}`, `sha256/v1:${hex('A')}`, 'garbage'] as const;
 
-const annotationsArb: fc.Arbitrary<ToolAnnotations> = fc.record(
+export const annotationsArb: fc.Arbitrary<ToolAnnotations> = fc.record(
   { readOnlyHint: fc.boolean(), destructiveHint: fc.boolean(), openWorldHint: fc.boolean(), idempotentHint: fc.boolean() },
   { requiredKeys: [] },
 );
@@ -158,7 +160,7 @@ const pinArb: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...PIN_POOL) },
 );
 
-const policyArb: fc.Arbitrary<Policy> = fc.record(
+export const policyArb: fc.Arbitrary<Policy> = fc.record(
   { read_only_only: fc.boolean(), exclude_destructive: fc.boolean(), exclude_open_world: fc.boolean() },
   { requiredKeys: [] },
 );
@@ -192,3 +194,47 @@ export const contextArb: fc.Arbitrary<EvaluationContext> = fc
 export const inputArb: fc.Arbitrary<[GatewaySnapshot, PreflightRequest, EvaluationContext]> = snapshotArb.chain((snapshot) =>
   fc.tuple(fc.constant(snapshot), requestArb(snapshot), contextArb),
 );
+
+const TOOL_STATE_REASONS = ['server_initializing', 'server_unhealthy', 'tool_blocked_by_user', 'oauth_required', 'server_disabled', 'server_saturated'] as const;
+const authorText = fc.option(fc.constantFrom('Warming up.', 'Set SMTP_PASSWORD.', 'x', '{id} is off'), { nil: undefined });
+
+const unavailabilityArb: fc.Arbitrary<ToolUnavailability> = fc
+  .record({ reason: fc.constantFrom(...TOOL_STATE_REASONS), restart: fc.boolean(), detail: authorText, remediation: authorText })
+  .map(({ reason, restart, detail, remediation }) => ({
+    reason,
+    ...(reason === 'server_unhealthy' && restart ? { action: 'restart' as const } : {}),
+    ...(detail === undefined ? {} : { detail }),
+    ...(remediation === undefined ? {} : { remediation }),
+  }));
+
+/** A server's own tools (names from TOOL_POOL, a name now and then twice), listed or not, with or without a reason. */
+export const toolStatesArb: fc.Arbitrary<ToolState[]> = fc.array(
+  fc
+    .record({
+      name: fc.constantFrom(...TOOL_POOL, 'send_email', 'search', ' search '),
+      listed: fc.boolean(),
+      annotations: fc.option(annotationsArb, { nil: undefined }),
+      unavailable: fc.option(unavailabilityArb, { nil: undefined, freq: 3 }),
+    })
+    .map(({ name, listed, annotations, unavailable }) => ({
+      name,
+      listed,
+      ...(annotations === undefined ? {} : { annotations }),
+      ...(unavailable === undefined ? {} : { unavailable }),
+    })),
+  { maxLength: 8 },
+);
+
+/** A request of plain tool names: the states' own, near misses, padding, a colon now and then. */
+export function toolStatesRequestArb(states: readonly ToolState[]): fc.Arbitrary<PreflightRequest> {
+  const own = states.map((state) => state.name);
+  const name = fc.oneof(
+    { weight: own.length === 0 ? 0 : 6, arbitrary: own.length === 0 ? fc.constant('t') : fc.constantFrom(...own) },
+    { weight: 3, arbitrary: fc.constantFrom(...TOOL_POOL, 'nope', 'serch', 'send_emial', 'toolz', '') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  );
+  const id = fc.tuple(pad, name, pad).map(([a, n, b]) => `${a}${n}${b}`);
+  return fc
+    .tuple(fc.array(id.map((i) => ({ id: i })), { minLength: 1, maxLength: 6 }), fc.option(policyArb, { nil: undefined, freq: 2 }))
+    .map(([tools, policy]) => (policy === undefined ? { tools } : { tools, policy }));
+}

@@ -4,19 +4,22 @@
 // callgrind with collection off while it starts and warms up; then, per variant, the counters are
 // zeroed, BENCH_REQUESTS requests are sent one after another, and the instructions the gateway
 // process executed are dumped: its own work per request (the upstreams are other processes),
-// unaffected by what else runs on the machine. Variants: tools/list with and without the 50-ID rider
-// on a 2025-11-25 session and on 2026-07-28, and GET /healthz as the floor of any exchange. Each
-// variant is measured BENCH_PASSES times, in turn. Not part of `pnpm bench` (valgrind runs the
-// gateway ~50x slower; a run takes several minutes); its figures go with the wall-clock ones.
+// unaffected by what else runs on the machine. Garbage collection and compiling are reported apart
+// from the rest: whether a major collection falls into a pass of 150 requests swings the total by
+// half, while the rest repeats within a few per cent. Variants: tools/list without a rider, with the
+// same 50-ID rider every time, and (2025-11-25) with a new rider every time, on a 2025-11-25 session
+// and on 2026-07-28; GET /healthz as the floor of any exchange. Each variant is measured
+// BENCH_PASSES times, in turn. Not part of `pnpm bench` (valgrind runs the gateway ~50x slower; a
+// run takes about an hour on a loaded machine); its figures go with the wall-clock ones.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCatalogueGateway, type CatalogueGateway } from './catalogue-gateway.js';
-import { fiftyIdRider } from './fifty-id-rider.js';
+import { distinctRiders, fiftyIdRider } from './fifty-id-rider.js';
 import { rawTarget, rawToolsList, type RawPost, type RawTarget } from './raw-tools-list.js';
-import { legacyPair, modernPair } from './rider-posts.js';
+import { legacyPair, legacyRiderPost, modernPair } from './rider-posts.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const PASSES = Number(process.env.BENCH_PASSES ?? 2);
@@ -27,9 +30,9 @@ const work = mkdtempSync(join(tmpdir(), 'mcpproxy-instructions-'));
 let gateway: CatalogueGateway | undefined;
 const agents = new Set<RawTarget>();
 const watchdog = setTimeout(() => {
-  process.stderr.write('listing-instructions: watchdog: giving up after 40 minutes\n');
+  process.stderr.write('listing-instructions: watchdog: giving up after 120 minutes\n');
   void cleanUp().then(() => process.exit(2));
-}, 40 * 60_000);
+}, 120 * 60_000);
 
 async function cleanUp(): Promise<void> {
   for (const target of agents) target.agent.destroy();
@@ -37,19 +40,45 @@ async function cleanUp(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
 }
 
-type Variant = '2025 plain' | '2025 rider' | '2026 plain' | '2026 rider' | 'healthz';
+type Variant = '2025 plain' | '2025 rider' | '2025 new rider' | '2026 plain' | '2026 rider' | 'healthz';
 
 function callgrind(pid: number, ...args: string[]): void {
   execFileSync('callgrind_control', [...args, String(pid)], { stdio: 'ignore', timeout: 120_000 });
 }
 
-/** Total instructions (Ir) of the newest callgrind dump whose description is `label`. */
-function dumpedInstructions(label: string): number {
+/**
+ * Instructions (Ir) of the callgrind dump whose description is `label`: in all, and split into
+ * garbage collection (V8's heap, marking, sweeping, scavenging; its helper threads count too), compiling
+ * (V8's optimizing compilers and parser), and the rest: the gateway's own work, which does not
+ * depend on when a collection or a compile happens to fall into a pass, so it repeats from pass to pass.
+ */
+interface Instructions {
+  readonly total: number;
+  readonly gc: number;
+  readonly jit: number;
+  readonly rest: number;
+}
+
+const GC_FUNCTION = /v8::internal::\S*(Heap|Mark|Sweep|Scaveng|Evacuat|Compact|RememberedSet|SlotSet|MemoryChunk|GCTracer|FreeList|BodyDescriptor)|heap::base::|cppgc::|__popcount/;
+const JIT_FUNCTION = /v8::internal::(compiler::|maglev::|baseline::|interpreter::|Compiler::|OptimizingCompile|Parser|Scanner|PreParser)/;
+
+function dumpedInstructions(label: string): Instructions {
   for (const name of readdirSync(work).filter((n) => n.startsWith('callgrind.out')).sort().reverse()) {
-    const text = readFileSync(join(work, name), 'utf8');
-    if (!text.includes(`\ndesc: Trigger: dump ${label}\n`)) continue;
-    const totals = /^totals: (\d+)/m.exec(text);
-    if (totals !== null) return Number(totals[1]);
+    const file = join(work, name);
+    if (!readFileSync(file, 'utf8').includes(`\ndesc: Trigger: dump ${label}\n`)) continue;
+    const annotated = execFileSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    let total = 0;
+    let gc = 0;
+    let jit = 0;
+    for (const line of annotated.split('\n')) {
+      const match = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);
+      if (match === null) continue;
+      const count = Number(match[1]!.replace(/,/g, ''));
+      if (match[2]!.startsWith('PROGRAM TOTALS')) total = count;
+      else if (GC_FUNCTION.test(match[2]!)) gc += count;
+      else if (JIT_FUNCTION.test(match[2]!)) jit += count;
+    }
+    return { total, gc, jit, rest: total - gc - jit };
   }
   throw new Error(`no callgrind dump for ${label}`);
 }
@@ -78,8 +107,17 @@ async function main(): Promise<void> {
   const rider = fiftyIdRider(UPSTREAMS);
   const legacy = await legacyPair(gateway.url, rider);
   const modern = modernPair(rider);
-  const posts: Record<Exclude<Variant, 'healthz'>, RawPost> = { '2025 plain': legacy.plain, '2025 rider': legacy.rider, '2026 plain': modern.plain, '2026 rider': modern.rider };
-  const variants: Variant[] = ['2025 plain', '2025 rider', '2026 plain', '2026 rider', 'healthz'];
+  // A different rider each time (more than the gateway's evaluation memo keeps): a rider's whole cost.
+  const fresh = distinctRiders(UPSTREAMS, 1024).map((r) => legacyRiderPost(r, legacy.plain.headers));
+  let turn = 0;
+  const posts: Record<Exclude<Variant, 'healthz'>, () => RawPost> = {
+    '2025 plain': () => legacy.plain,
+    '2025 rider': () => legacy.rider,
+    '2025 new rider': () => fresh[turn++ % fresh.length]!,
+    '2026 plain': () => modern.plain,
+    '2026 rider': () => modern.rider,
+  };
+  const variants: Variant[] = ['2025 plain', '2025 rider', '2025 new rider', '2026 plain', '2026 rider', 'healthz'];
   const url = gateway.url;
   const connect = (): RawTarget => {
     const target = rawTarget(url);
@@ -87,7 +125,7 @@ async function main(): Promise<void> {
     return target;
   };
   const targets = Object.fromEntries(variants.map((v) => [v, connect()])) as Record<Variant, RawTarget>;
-  const once = (v: Variant) => (v === 'healthz' ? healthz(targets[v]) : rawToolsList(targets[v], posts[v]).then(() => undefined));
+  const once = (v: Variant) => (v === 'healthz' ? healthz(targets[v]) : rawToolsList(targets[v], posts[v]()).then(() => undefined));
   // Under valgrind a connection can idle past the server's keep-alive timeout between two of its
   // requests; a request that meets the closing socket never reached the gateway, so it is sent again
   // on a new connection (at most twice). Anything else, or a third failure, ends the run saying where.
@@ -106,7 +144,7 @@ async function main(): Promise<void> {
   };
   for (let i = 0; i < WARMUP; i++) for (const v of variants) await send(v, `warm-up ${i}`);
   callgrind(pid, '--instr=on');
-  const perRequest: Record<Variant, number[]> = { '2025 plain': [], '2025 rider': [], '2026 plain': [], '2026 rider': [], healthz: [] };
+  const perRequest = Object.fromEntries(variants.map((v) => [v, []])) as unknown as Record<Variant, Instructions[]>;
   for (let pass = 0; pass < PASSES; pass++) {
     for (const v of variants) {
       // A fresh keep-alive connection, opened before counting: the last one idled past the server's
@@ -118,18 +156,24 @@ async function main(): Promise<void> {
       for (let i = 0; i < REQUESTS; i++) await send(v, `pass ${pass}, request ${i}`);
       const label = `${v} pass ${pass}`.replace(/ /g, '_');
       callgrind(pid, `--dump=${label}`);
-      perRequest[v].push(dumpedInstructions(label) / REQUESTS);
+      const counted = dumpedInstructions(label);
+      perRequest[v].push({ total: counted.total / REQUESTS, gc: counted.gc / REQUESTS, jit: counted.jit / REQUESTS, rest: counted.rest / REQUESTS });
     }
   }
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const m = (v: Variant) => `${(mean(perRequest[v]) / 1e6).toFixed(2)} M`;
-  const passes = (v: Variant) => perRequest[v].map((x) => (x / 1e6).toFixed(2)).join(' / ');
+  const m = (v: Variant, part: keyof Instructions) => mean(perRequest[v].map((x) => x[part]));
+  const mega = (n: number) => `${(n / 1e6).toFixed(2)} M`;
   console.log(`# gateway instructions per request (callgrind, ${REQUESTS} requests x ${PASSES} passes per variant, node ${process.version})`);
-  console.log('| variant | instructions per request (mean) | per pass |');
-  console.log('|---|---|---|');
-  for (const v of variants) console.log(`| ${v} | ${m(v)} | ${passes(v)} |`);
-  const ratio = (a: Variant, b: Variant) => (mean(perRequest[a]) / mean(perRequest[b])).toFixed(2);
-  console.log(`\n- 2025 rider / plain: ${ratio('2025 rider', '2025 plain')}x; 2026 rider / plain: ${ratio('2026 rider', '2026 plain')}x; 2026 plain / 2025 plain: ${ratio('2026 plain', '2025 plain')}x`);
+  console.log('| variant | own work (mean) | own work per pass | garbage collection | compiling | in all |');
+  console.log('|---|---|---|---|---|---|');
+  for (const v of variants) {
+    console.log(`| ${v} | ${mega(m(v, 'rest'))} | ${perRequest[v].map((x) => mega(x.rest)).join(' / ')} | ${mega(m(v, 'gc'))} | ${mega(m(v, 'jit'))} | ${mega(m(v, 'total'))} |`);
+  }
+  const ratio = (a: Variant, b: Variant) => (m(a, 'rest') / m(b, 'rest')).toFixed(2);
+  console.log(
+    `\n- own work: 2025 rider / plain ${ratio('2025 rider', '2025 plain')}x, a new rider each time ${ratio('2025 new rider', '2025 plain')}x; ` +
+      `2026 rider / plain ${ratio('2026 rider', '2026 plain')}x; 2026 plain / 2025 plain ${ratio('2026 plain', '2025 plain')}x`,
+  );
 }
 
 main()

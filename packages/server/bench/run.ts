@@ -235,6 +235,7 @@ async function main(): Promise<void> {
   const big = await startGateway('k10', upstreams(1000, 'k10'), 10_000); // first page: describe_tool + 9,999
   const mib = () => `${(big.child.rssBytes() / 2 ** 20).toFixed(1)} MiB`;
   console.log(`  (the gateway process alone; its upstreams are separate processes)`);
+  const served = big.child.rssBytes();
   console.log(`  all 10,000 tools indexed and served: ${mib()}`);
   const target = rawTarget(big.url);
   for (let i = 0; i < 20; i++) await rawToolsList(target);
@@ -247,7 +248,12 @@ async function main(): Promise<void> {
     lowest = Math.min(lowest, big.child.rssBytes());
   }
   console.log(`  steady state (lowest over 40 s idle afterwards): ${(lowest / 2 ** 20).toFixed(1)} MiB`);
+  const peak = big.child.peakRssBytes();
   await big.child.stop();
+  const inMiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  const rssSetup = 'gateway process alone, 10 stdio upstreams x 1,000 tools, all indexed and served';
+  reportTarget({ id: 'rss-10k-tools', measure: `RSS with 10,000 tools: ${rssSetup}, first full listing answered`, figure: `${inMiB(served)} (${inMiB(lowest)} idle after 20 full listings)`, target: '< 150 MiB', met: served < 150 * 2 ** 20 });
+  reportTarget({ id: 'rss-10k-tools-peak', measure: `peak RSS (VmHWM) with 10,000 tools: ${rssSetup}, then 20 back-to-back full listings`, figure: inMiB(peak), target: '< 200 MiB', met: peak < 200 * 2 ** 20 });
 }
 
 main()

@@ -16,7 +16,13 @@ import type { SocketLocationOptions } from './local-socket/socket-location.js';
 import { stdioRelayChannel } from './local-socket/stdio-relay-channel.js';
 import { startFirstListingWait } from './mcp/first-listing-wait.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
-import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { relayCatalogChanges } from './mcp/catalog-notifier.js';
+import { watchListenSubscriptions } from './mcp/listen-resource-subscriptions.js';
+import { createMcpEndpoint, type McpEndpoint } from './mcp/mcp-endpoint.js';
+import { namespacedUri } from './mcp/namespaced-uri.js';
+import { InputFlows } from './mcp/input-flows.js';
+import { ResourceSubscriptions } from './mcp/resource-subscriptions.js';
+import { CLIENT_ANSWER_TIMEOUT_MS } from './mcp/session-client-requests.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
 import { StdioSessions } from './mcp/stdio-sessions.js';
 import { notifyToolListChanges } from './mcp/tools-changed-notifier.js';
@@ -27,7 +33,9 @@ import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js'
 import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
-import { openStore, type Store } from './store/store.js';
+import { openConfiguredStore } from './store/open-configured-store.js';
+import type { StoreCoordination } from './store/store-coordination.js';
+import type { Store } from './store/store.js';
 
 export interface GatewayOptions {
   /** Serve MCP on this process's stdin/stdout instead of HTTP (`serve --stdio`). */
@@ -84,12 +92,13 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     };
   }
 
-  const opened = openStore(config.data_dir, { walLimitBytes: config.store_wal_limit_bytes });
+  const opened = await openConfiguredStore(config, (line) => options.log?.(line));
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
+  const coordination = opened.coordination;
   const conflict = await credentialConflict(config, store);
   if (conflict !== undefined) {
-    store.close();
+    await closeStore(store, coordination);
     return { ok: false, error: conflict };
   }
   const serverInfo = gatewayServerInfo();
@@ -100,6 +109,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     clientName: serverInfo.name,
     clock: options.clock ?? REAL_CLOCK,
     log: (line) => options.log?.(line),
+    // Refresh tokens rotate: gateways sharing a store refresh a server one at a time.
+    exclusive: (key, section) => coordination.withExclusive(key, section),
   });
   let runtime: GatewayRuntime;
   try {
@@ -108,28 +119,36 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      coordination,
       oauth: logins,
     });
     await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
-    logins.close();
-    store.close();
+    await logins.close();
+    await closeStore(store, coordination);
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
-  // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
+  // REST's preflight seam, and the in-band surfaces through @mcpproxy/extension: both evaluate the
+  // same published state and write their activity records to the same store.
   const preflight = createPreflightSeam({ runtime, activity: store });
+  // Upstream resource subscriptions, counted across every client (the upstream connections are shared).
+  const subscriptions = new ResourceSubscriptions((server, uri, on) => runtime.setResourceSubscribed(server, uri, on), namespacedUri);
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
-    preflight,
+    inBandActivity: (record) => store.appendActivity(record),
+    resourceSubscriptions: subscriptions,
+    // 2026-07-28 calls whose upstream asked for input wait here for the client's retry.
+    inputFlows: new InputFlows({ idleMs: CLIENT_ANSWER_TIMEOUT_MS, max: 1000 }),
+    storeReachable: () => coordination.reachable(),
   };
 
   const log = (line: string) => options.log?.(line);
-  const reloader = new GatewayReloader(config, runtime);
+  const reloader = new GatewayReloader(config, runtime, logins);
   const reload = (next: ResolvedConfig) => reloader.reload(next);
   const tokens = createAgentTokenLookup(configTokens(config), store);
   const credentials = { adminKey: secretDigest(config.api_key), tokens };
@@ -137,7 +156,15 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const firstListing = options.stdio ? startFirstListingWait(runtime, config.first_listing_wait_ms, options.clock ?? REAL_CLOCK, (starting) => log(`first tools/list answered after first_listing_wait_ms (${config.first_listing_wait_ms} ms) while still starting: ${starting.join(', ')}`)) : undefined;
   const stdioSessions = new StdioSessions(firstListing === undefined ? surface : { ...surface, beforeListing: () => firstListing.pending() }, runtime, onError);
   // MCP over HTTP: none in stdio mode, where the process's stdin/stdout (and relays) carry MCP.
-  const mcp = options.stdio ? undefined : createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  let modernUpdates: McpEndpoint['notifyModernResourceUpdated'] = () => undefined;
+  const mcp = options.stdio
+    ? undefined
+    : createMcpEndpoint({
+        createServer: (context) => createGatewayMcpServer(surface, context),
+        onError,
+        watchListen: watchListenSubscriptions(subscriptions, runtime, (uri) => modernUpdates(uri)),
+      });
+  if (mcp !== undefined) modernUpdates = (uri) => mcp.notifyModernResourceUpdated(uri);
   const events = new GatewayEventFeed(runtime);
   const rest = restApiRoute({
     runtime,
@@ -151,8 +178,13 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     logins,
     onError: (e) => log(`rest: ${asError(e).message}`),
   });
+  // A token revoked on another replica sharing the store ends what it holds open here too.
+  const unwatchTokens = coordination.watch((change) => {
+    if (change.topic === 'tokens' && change.revoked !== undefined) mcp?.closeToken(change.revoked);
+  });
   const socket = await openOperatorSocket(config, options, [healthzRoute, rest], stdioRelayChannel({ credentials, serve: (connection) => stdioSessions.serveConnection(connection), onError: (e) => onError(asError(e)) }), log);
   const closeSurfaces = async () => {
+    unwatchTokens();
     events.close();
     firstListing?.end();
     await stdioSessions.close();
@@ -169,7 +201,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
         reload,
         close: once(async () => {
           await closeSurfaces();
-          await shutDown(runtime, store, logins);
+          await shutDown(runtime, store, coordination, logins);
         }),
       },
     };
@@ -186,7 +218,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   } catch (error) {
     await mcp.close();
     await closeSurfaces();
-    await shutDown(runtime, store, logins);
+    await shutDown(runtime, store, coordination, logins);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
   }
   const unsubscribe = notifyToolListChanges(
@@ -199,6 +231,19 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     },
     onError,
   );
+  const stopCatalog = relayCatalogChanges(
+    runtime,
+    {
+      sessions: () => mcp.legacySessions(),
+      modern: {
+        resourcesChanged: () => mcp.notifyModernResourcesChanged(),
+        promptsChanged: () => mcp.notifyModernPromptsChanged(),
+        hasListeners: () => mcp.hasModernListeners(),
+      },
+    },
+    subscriptions,
+    onError,
+  );
   return {
     ok: true,
     gateway: {
@@ -209,10 +254,11 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       reload,
       close: once(async () => {
         unsubscribe();
+        stopCatalog();
         await mcp.close();
         await http.close();
         await closeSurfaces();
-        await shutDown(runtime, store, logins);
+        await shutDown(runtime, store, coordination, logins);
       }),
     },
   };
@@ -271,10 +317,16 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
   });
 }
 
-async function shutDown(runtime: GatewayRuntime, store: Store, logins: OAuthLogins): Promise<void> {
-  logins.close();
+async function shutDown(runtime: GatewayRuntime, store: Store, coordination: StoreCoordination, logins: OAuthLogins): Promise<void> {
+  await logins.close();
   await runtime.close();
+  await closeStore(store, coordination);
+}
+
+/** Closes the store and waits until it has (a shared store writes the records it accepted first). */
+async function closeStore(store: Store, coordination: StoreCoordination): Promise<void> {
   store.close();
+  await coordination.closed();
 }
 
 /** What a login's outcome does to the upstream's connection. */

@@ -6,9 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { FIXTURE_MAIN, SERVE_MAIN, TempDir, toolText } from './gateway-harness.js';
+import { FIXTURE_MAIN, TempDir, toolText } from './gateway-harness.js';
+import { holdStdioGateway, logged, type Held } from './held-stdio-gateway.js';
 import { eventually, processRunning } from './fixture-process.js';
 import { socketRequest } from './socket-request.js';
 
@@ -21,34 +20,6 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-interface Held {
-  readonly client: Client;
-  readonly pid: number;
-  readonly socket: string;
-  stderr(): string;
-  listChanged(): number;
-  close(): Promise<void>;
-}
-
-/** An SDK client holding `serve --stdio --config FILE` open, with the gateway's stderr and the list_changed it hears. */
-async function holdStdioGateway(configFile: string, dataDir: string): Promise<Held> {
-  let stderr = '';
-  let changes = 0;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVE_MAIN, '--stdio', '--config', configFile], stderr: 'pipe' });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'reload-test', version: '1.0.0' });
-  client.setNotificationHandler('notifications/tools/list_changed', () => void (changes += 1));
-  await client.connect(transport);
-  return {
-    client,
-    pid: transport.pid!,
-    socket: join(dataDir, 'gateway.sock'),
-    stderr: () => stderr,
-    listChanged: () => changes,
-    close: () => client.close(),
-  };
-}
-
 const fixture = (name: string, args: readonly string[], extra: Record<string, unknown> = { quarantined: false }) => ({
   name,
   command: process.execPath,
@@ -56,9 +27,6 @@ const fixture = (name: string, args: readonly string[], extra: Record<string, un
   ...extra,
 });
 const pidOf = (name: string) => Number(readFileSync(join(dir.path, `${name}.pid`), 'utf8'));
-
-/** Waits until the gateway's stderr has `text` after the first `after` characters. */
-const logged = (held: Held, text: string, after = 0) => eventually(() => expect(held.stderr().slice(after)).toContain(text), 30_000, 50);
 
 async function names(held: Held): Promise<string[]> {
   return (await held.client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((tool) => tool.name);
@@ -142,6 +110,18 @@ describe('serve --stdio, config reload', () => {
       await logged(held, 'config reload: done', at);
       expect(held.stderr().slice(at)).toContain('config reload: page_size changed (running 100, file 2): needs a restart');
       expect((await held.client.listTools(undefined, { cacheMode: 'bypass' })).nextCursor).toBeUndefined();
+
+      // The store is never switched at run time, and its URL (a password in it) stays out of the log.
+      const storeAt = held.stderr().length;
+      writeFileSync(configFile, valid.replace('{', '{ "store": { "kind": "postgres", "url": "postgresql://mcp:hunter2-secret@127.0.0.1:1/mcp" },'));
+      process.kill(held.pid, 'SIGHUP');
+      await logged(held, 'config reload: done', storeAt);
+      const storeLog = held.stderr().slice(storeAt);
+      expect(storeLog).toContain(
+        'config reload: store changed (running {"kind":"sqlite"}, file {"kind":"postgres","pool_size":10,"url_source":"/store/url"}): needs a restart; the gateway keeps the running value until then',
+      );
+      expect(storeLog).not.toContain('hunter2');
+      expect(toolText(await held.client.callTool({ name: 'keep:k1', arguments: { still: 'on sqlite' } }))).toContain('on sqlite');
     } finally {
       await held.close();
     }

@@ -2,6 +2,7 @@
 // snapshot version shares one evaluation, and anything that could change the verdict (a new state
 // version, another caller's scope or tier, another surface, a wait) is evaluated afresh. Every
 // answer still writes its own activity record with its own request id.
+// (Riders have their own memo in @mcpproxy/extension: rider-memo.ts.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EvaluationMemo, MEMO_MAX_TEXT_LENGTH } from '../src/preflight/evaluation-memo.js';

@@ -476,7 +476,7 @@ describe('documents, health and routing', () => {
     expect([answer.status, answer.body.code]).toEqual([409, 'conflict']);
   });
 
-  it('OAuth logins (the full flow: oauth-*.test.ts): status 200 for every server, 404 / 409 / 403 as documented, a callback without a credential', async () => {
+  it('OAuth logins (the full flow: oauth-*.test.ts): status 200 for every server, 400 / 404 / 409 / 403 as documented, a callback without a credential', async () => {
     const status = await api.call('GET', '/api/v1/auth');
     expect(status.status).toBe(200);
     expect(checkValue(strictValidators.AuthStatusList, status.body).ok).toBe(true);
@@ -490,6 +490,8 @@ describe('documents, health and routing', () => {
     const start = await api.call('POST', '/api/v1/servers/alpha/oauth/login');
     expect([start.status, start.body.code]).toEqual([409, 'conflict']);
     expect((await api.call('POST', '/api/v1/servers/ghost/oauth/login')).status).toBe(404);
+    const receiver = await api.call('POST', '/api/v1/servers/alpha/oauth/login?callback=browser');
+    expect([receiver.status, receiver.body.code, receiver.body.path]).toEqual([400, 'invalid_body', 'callback']);
     expect((await agent.call('POST', '/api/v1/servers/alpha/oauth/login')).status).toBe(403);
     const logout = await api.call('POST', '/api/v1/servers/alpha/logout');
     expect([logout.status, logout.body.code]).toEqual([409, 'conflict']);

@@ -20,4 +20,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'listing eras', cwd: 'packages/server', script: 'bench/listing-eras.ts', timeoutMinutes: 12 },
   { name: 'gateway: raw listing, mcp-hub, RSS', cwd: 'packages/server', script: 'bench/run.ts', timeoutMinutes: 20 },
   { name: 'REST preflight', cwd: 'packages/server', script: 'bench/rest-preflight.ts', timeoutMinutes: 20 },
+  { name: 'replicas on PostgreSQL', cwd: 'packages/server', script: 'bench/replicas-postgres.ts', timeoutMinutes: 15 },
 ];

@@ -79,6 +79,9 @@ export type ServerName = string;
 /** A profile name, used in the path /mcp/p/<profile>: letters, digits, '-' and '_'. */
 export type ProfileName = string;
 
+/** sqlite: one SQLite file in data_dir, for one gateway (the embedded default). postgres: a PostgreSQL database shared by several gateway replicas. */
+export type StoreKind = 'sqlite' | 'postgres';
+
 // ---- strict: object shapes (quicktype) ----
 
 /**
@@ -538,8 +541,9 @@ export interface OAuthLoginStarted {
   readonly authorization_url: string;
   readonly expires_at: CheckedAt;
   /**
-   * Where the authorization server sends the browser back: the loopback callback of mcpproxy
-   * auth login (http://127.0.0.1:<oauth_callback_port>/oauth/callback).
+   * Where the authorization server sends the browser back: the loopback callback
+   * (http://127.0.0.1:<oauth_callback_port>/oauth/callback), where mcpproxy auth login
+   * listens, or the gateway itself for a login started with callback=gateway.
    */
   readonly redirect_uri: string;
   readonly server: string;
@@ -893,10 +897,10 @@ export interface GatewayConfig {
   readonly listen?: string;
   /**
    * The loopback port on which `mcpproxy auth login <server>` receives the authorization
-   * server's redirect (redirect URI http://127.0.0.1:<port>/oauth/callback). It stays the
-   * same from one login to the next, so a redirect URI registered with an authorization
-   * server (by dynamic registration, or by hand for a pre-registered client_id) keeps
-   * matching.
+   * server's redirect (redirect URI http://127.0.0.1:<port>/oauth/callback), or the gateway
+   * itself while a login started in the operator UI waits for it. It stays the same from one
+   * login to the next, so a redirect URI registered with an authorization server (by dynamic
+   * registration, or by hand for a pre-registered client_id) keeps matching.
    */
   readonly oauth_callback_port?: number;
   /**
@@ -926,11 +930,12 @@ export interface GatewayConfig {
    * The upstream MCP servers. Names are unique.
    */
   readonly servers: readonly ServerConfig[];
+  readonly store?: StoreConfig;
   /**
-   * The most bytes the store's write-ahead log (mcpproxy.db-wal) may hold, under any load:
-   * once it reaches three quarters of this, activity writes wait (answers included, never
-   * lost) while the log is checkpointed into the database and truncated, and it is truncated
-   * to nothing after a second without writes.
+   * SQLite store only: the most bytes the store's write-ahead log (mcpproxy.db-wal) may hold,
+   * under any load: once it reaches three quarters of this, activity writes wait (answers
+   * included, never lost) while the log is checkpointed into the database and truncated, and
+   * it is truncated to nothing after a second without writes.
    */
   readonly store_wal_limit_bytes?: number;
   /**
@@ -956,6 +961,30 @@ export interface GatewayConfig {
    * nothing to watch.
    */
   readonly watch_config?: boolean;
+}
+
+/**
+ * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
+ * takes neither, nor pool_size.
+ */
+export interface StoreConfig {
+  readonly kind: StoreKind;
+  /**
+   * postgres: how many connections this gateway opens to the database at most for its reads
+   * and writes (its change feed holds one more).
+   */
+  readonly pool_size?: number;
+  /**
+   * postgres: the connection URL, postgresql://user:password@host:port/database (query
+   * parameters such as sslmode=require as the pg driver reads them). It holds a password:
+   * prefer url_env, which keeps it out of this file.
+   */
+  readonly url?: string;
+  /**
+   * postgres: the name of the environment variable that holds the connection URL (e.g.
+   * DATABASE_URL), read when the configuration loads.
+   */
+  readonly url_env?: string;
 }
 
 /**
@@ -1584,7 +1613,9 @@ export interface StrictTypes {
   readonly ShapeBResponse: ShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
+  readonly StoreKind: StoreKind;
   readonly GatewayConfig: GatewayConfig;
+  readonly StoreConfig: StoreConfig;
   readonly ServerConfig: ServerConfig;
   readonly OAuthClientConfig: OAuthClientConfig;
   readonly AgentTokenConfig: AgentTokenConfig;
@@ -1660,7 +1691,9 @@ export interface LenientTypes {
   readonly ShapeBResponse: LenientShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
+  readonly StoreKind: StoreKind;
   readonly GatewayConfig: GatewayConfig;
+  readonly StoreConfig: StoreConfig;
   readonly ServerConfig: ServerConfig;
   readonly OAuthClientConfig: OAuthClientConfig;
   readonly AgentTokenConfig: AgentTokenConfig;

@@ -5,6 +5,7 @@
 export const GATEWAY_DEFAULTS = {
   listen: '127.0.0.1:8080',
   data_dir: '~/.mcpproxy',
+  store: { kind: 'sqlite' },
   tool_quarantine: true,
   require_mcp_auth: false,
   page_size: 100,
@@ -22,6 +23,10 @@ export const GATEWAY_DEFAULTS = {
   profiles: [],
   allowed_hosts: [],
   allowed_origins: [],
+} as const;
+
+export const STORE_DEFAULTS = {
+  pool_size: 10,
 } as const;
 
 export const SERVER_DEFAULTS = {

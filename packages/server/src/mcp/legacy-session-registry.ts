@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-error-response.js';
 import { identityAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
+import { EventStreamUpgradeTransport } from './event-stream-upgrade-transport.js';
 import { PreparedJsonSessionTransport } from './prepared-json-session-transport.js';
 
 export interface LegacySession {
@@ -20,7 +21,7 @@ export interface LegacySessionOptions {
 }
 
 interface Entry extends LegacySession {
-  readonly transport: PreparedJsonSessionTransport;
+  readonly transport: EventStreamUpgradeTransport;
   lastSeen: number;
 }
 
@@ -84,15 +85,18 @@ export class LegacySessionRegistry {
     let opened: Entry | undefined;
     const server = this.options.createServer({ identity, era: 'legacy' });
     // POSTs are answered with one JSON body (a tools/list page as bytes prepared once per published
-    // state); notifications go out on the session's GET stream.
-    const transport = new PreparedJsonSessionTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        opened = { id, identity, server, transport, lastSeen: Date.now() };
-        this.admit(opened);
-      },
-      onsessionclosed: (id) => this.forget(id),
-    });
+    // state), or an event stream when a forwarded call relates messages to them (progress, a request
+    // on an upstream's behalf); other notifications go out on the session's GET stream.
+    const transport = new EventStreamUpgradeTransport(
+      new PreparedJsonSessionTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          opened = { id, identity, server, transport, lastSeen: Date.now() };
+          this.admit(opened);
+        },
+        onsessionclosed: (id) => this.forget(id),
+      }),
+    );
     transport.onerror = (error) => this.options.onError?.(error);
     try {
       await server.connect(transport);

@@ -1,6 +1,9 @@
 import { streamToEvict } from '../http/fair-stream-eviction.js';
 import type { McpIdentity } from './mcp-identity.js';
 
+/** What a watcher of listen requests says about one: the body to use instead (if any) and what to undo at its end. */
+export type ListenWatch = (request: Request, identity: McpIdentity) => Promise<{ readonly body?: string; readonly release: () => void }>;
+
 interface ListenStream {
   readonly identity: McpIdentity;
   readonly controller: AbortController;
@@ -19,13 +22,34 @@ export class ListenStreamRegistry {
   private readonly streams = new Set<ListenStream>();
   private nextSeq = 0;
 
-  constructor(private readonly maxStreams: number) {}
+  /**
+   * @param watch told of each stream's request before it opens (a copy of it, body unread); it may
+   * give the body to open the stream with instead, and `release` is called once the stream ends,
+   * whatever ends it.
+   */
+  constructor(
+    private readonly maxStreams: number,
+    private readonly watch?: ListenWatch,
+  ) {}
 
   /** Opens one listen stream through `forward`, keeping track of it until its body ends. */
   async open(request: Request, identity: McpIdentity, forward: (request: Request) => Promise<Response>): Promise<Response> {
     const stream: ListenStream = { identity, controller: new AbortController(), seq: this.nextSeq++ };
     this.admit(stream);
-    const forget = () => this.streams.delete(stream);
+    const watched = await this.watch?.(request.clone(), identity);
+    const release = watched?.release ?? (() => undefined);
+    if (watched?.body !== undefined) {
+      const headers = new Headers(request.headers);
+      headers.delete('content-length');
+      request = new Request(request, { body: watched.body, headers });
+    }
+    let released = false;
+    const forget = () => {
+      this.streams.delete(stream);
+      if (released) return;
+      released = true;
+      release();
+    };
     request.signal.addEventListener('abort', forget, { once: true });
     let response: Response;
     try {

@@ -1,6 +1,6 @@
 import { createMcpHandler, InMemoryServerEventBus, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { LegacySessionRegistry, type LegacySession } from './legacy-session-registry.js';
-import { ListenStreamRegistry } from './listen-stream-registry.js';
+import { ListenStreamRegistry, type ListenWatch } from './listen-stream-registry.js';
 import { readJsonRequestBody } from './json-request-body.js';
 import { identityAuthInfo, identityFromAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
 import { certainlyModern } from './modern-envelope-claim.js';
@@ -14,6 +14,11 @@ export interface McpEndpointOptions {
   /** Open `subscriptions/listen` streams beyond this end the oldest one of the identity that holds the most. */
   readonly maxListenStreams?: number;
   readonly onError?: (error: Error) => void;
+  /**
+   * Told of each 2026-07-28 `subscriptions/listen` request before its stream opens (it may narrow the
+   * body); its `release` is called when the stream ends (resource subscriptions held for it).
+   */
+  readonly watchListen?: ListenWatch;
 }
 
 /** Both protocol revisions behind one fetch-shaped endpoint, for an identity the caller has already established. */
@@ -25,6 +30,11 @@ export interface McpEndpoint {
   notifyModernToolsChanged(): void;
   /** Whether any 2026-07-28 `subscriptions/listen` stream is open (nothing to compute for otherwise). */
   hasModernListeners(): boolean;
+  /** Signals open 2026-07-28 listen streams that the resource list, or the prompt list, changed. */
+  notifyModernResourcesChanged(): void;
+  notifyModernPromptsChanged(): void;
+  /** Tells the 2026-07-28 listen streams that named this (gateway) URI in their filter that it changed. */
+  notifyModernResourceUpdated(uri: string): void;
   /** Ends every session and stream opened with this agent token (it was revoked). */
   closeToken(tokenName: string): void;
   close(): Promise<void>;
@@ -36,7 +46,7 @@ const MAX_LISTEN_STREAMS = 1024;
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const onError = options.onError;
   const maxListenStreams = options.maxListenStreams ?? MAX_LISTEN_STREAMS;
-  const listens = new ListenStreamRegistry(maxListenStreams);
+  const listens = new ListenStreamRegistry(maxListenStreams, options.watchListen);
   const bus = new InMemoryServerEventBus(onError);
   const prepared = new PreparedModernAnswers();
   // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
@@ -89,6 +99,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     legacySessions: () => legacy.sessions(),
     notifyModernToolsChanged: () => modern.notify.toolsChanged(),
     hasModernListeners: () => bus.listenerCount > 0,
+    notifyModernResourcesChanged: () => modern.notify.resourcesChanged(),
+    notifyModernPromptsChanged: () => modern.notify.promptsChanged(),
+    notifyModernResourceUpdated: (uri) => modern.notify.resourceUpdated(uri),
     closeToken(tokenName) {
       legacy.closeToken(tokenName);
       listens.closeToken(tokenName);

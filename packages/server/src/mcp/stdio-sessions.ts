@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
+import { relayCatalogChanges } from './catalog-notifier.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './gateway-mcp-server.js';
 import type { McpIdentity } from './mcp-identity.js';
 import { notifyToolListChanges, type NotifiableSession } from './tools-changed-notifier.js';
@@ -20,13 +21,17 @@ export class StdioSessions {
   private readonly sessions = new Set<NotifiableSession>();
   private readonly handles = new Set<StdioServerHandle>();
   private readonly unsubscribe: () => void;
+  private readonly stopCatalog: () => void;
 
   constructor(
     private readonly surface: GatewayMcpOptions,
-    runtime: Pick<GatewayRuntime, 'current' | 'subscribe'>,
+    runtime: Pick<GatewayRuntime, 'current' | 'subscribe' | 'onUpstreamNotification'>,
     private readonly onError: (error: Error) => void,
   ) {
     this.unsubscribe = notifyToolListChanges(runtime, gatewayListing, { sessions: () => this.sessions }, onError);
+    // Resource and prompt list changes, resource updates and log messages of the upstreams.
+    const subscriptions = surface.resourceSubscriptions;
+    this.stopCatalog = subscriptions === undefined ? () => undefined : relayCatalogChanges(runtime, { sessions: () => this.sessions }, subscriptions, onError);
   }
 
   /** Serves MCP on this process's stdin/stdout. */
@@ -52,6 +57,7 @@ export class StdioSessions {
 
   async close(): Promise<void> {
     this.unsubscribe();
+    this.stopCatalog();
     await Promise.allSettled([...this.handles].map((handle) => handle.close()));
     this.handles.clear();
   }
@@ -60,7 +66,12 @@ export class StdioSessions {
     const server = createGatewayMcpServer(this.surface, { identity: STDIO_IDENTITY, era });
     const session = { identity: STDIO_IDENTITY, server };
     this.sessions.add(session);
-    server.onclose = () => this.sessions.delete(session);
+    // The server's own onclose (set by createGatewayMcpServer) releases what the session held.
+    const closed = server.onclose;
+    server.onclose = () => {
+      closed?.();
+      this.sessions.delete(session);
+    };
     return server;
   }
 }

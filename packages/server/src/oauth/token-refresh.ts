@@ -1,5 +1,5 @@
 import { OAuthError, OAuthErrorCode, refreshAuthorization } from '@modelcontextprotocol/client';
-import type { FetchLike, StoredOAuthClientInformation } from '@modelcontextprotocol/client';
+import type { FetchLike, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { ResolvedOAuthClient } from '../config/oauth-client-secrets.js';
 import type { OAuthRecordCell } from './oauth-record-cell.js';
 import { storedDiscovery, storedTokens, withoutTokens, withTokens } from './stored-oauth-parts.js';
@@ -19,16 +19,23 @@ const GRANT_GONE: ReadonlySet<string> = new Set([OAuthErrorCode.InvalidGrant, OA
  * the SDK's refreshAuthorization (the same client authentication and resource indicator as the
  * login). A refusal of the grant deletes the tokens; anything else leaves them for another try.
  * Messages never quote a token.
+ *
+ * `held` are the tokens the caller wanted renewed (undefined: it held none). When the store holds others by now, another gateway
+ * on the store renewed the login (or someone logged in again) meanwhile: those are the result, and the
+ * refresh token they replaced is not spent a second time (a rotated one would be refused, and some
+ * authorization servers revoke the whole grant when a spent refresh token comes back).
  */
 export async function refreshStoredTokens(
   cell: OAuthRecordCell,
   configured: ResolvedOAuthClient | undefined,
   now: () => number,
+  held: StoredOAuthTokens | undefined,
   fetchFn?: FetchLike,
 ): Promise<RefreshOutcome> {
   const record = await cell.reload();
   const tokens = storedTokens(record);
   if (tokens === undefined) return { kind: 'login_needed', reason: 'no login is stored' };
+  if (held === undefined || tokens.access_token !== held.access_token || tokens.refresh_token !== held.refresh_token) return { kind: 'refreshed' };
   if (tokens.refresh_token === undefined) return { kind: 'login_needed', reason: 'the login cannot be renewed: the authorization server gave no refresh token' };
   const discovery = storedDiscovery(record);
   const server = discovery?.state;

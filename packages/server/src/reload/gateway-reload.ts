@@ -1,4 +1,5 @@
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
+import type { EndedLogin } from '../oauth/oauth-logins.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import type { ServerConfigChanges } from '../state/server-config-changes.js';
 import { canonicalJson } from '../upstream/canonical-json.js';
@@ -11,6 +12,13 @@ const NOT_SETTINGS: ReadonlySet<string> = new Set(['source', 'api_key_generated'
 
 /** Settings whose values never go to the log. */
 const SECRET_SETTINGS: ReadonlySet<string> = new Set(['api_key', 'agent_tokens']);
+
+/**
+ * Parts of a setting that never go to the log: the PostgreSQL URL usually holds a password. (The
+ * store is restart-only like every setting not in RUN_TIME_SETTINGS: the running gateway's state
+ * lives in the store it opened.)
+ */
+const SECRET_PARTS: Readonly<Record<string, readonly string[]>> = { store: ['url'] };
 
 /** A setting the new file changes that the running gateway keeps until it is restarted. */
 export interface RestartSetting {
@@ -26,11 +34,19 @@ export interface GatewayReload {
   readonly changedKeys: ReadonlyMap<string, readonly string[]>;
   readonly profilesChanged: boolean;
   readonly restartNeeded: readonly RestartSetting[];
+  /** Logins that were waiting for their redirect and ended: the server was removed, or its url or oauth block changed. */
+  readonly endedLogins: readonly EndedLogin[];
+}
+
+/** The OAuth logins' part of a reload (OAuthLogins): servers join before the runtime connects them, the rest follows once it has. */
+export interface ReloadedLogins {
+  admit(servers: readonly ResolvedServerConfig[]): Promise<void>;
+  reconfigure(servers: readonly ResolvedServerConfig[]): Promise<EndedLogin[]>;
 }
 
 /**
  * Applies reloaded configurations to a running gateway, one at a time. The servers and profiles go to
- * the runtime; a change to any other setting is reported as needing a restart and compared against
+ * the runtime, and the servers to the OAuth logins of HTTP upstreams; a change to any other setting is reported as needing a restart and compared against
  * the value still in use, so it is named again on every reload until the gateway restarts.
  */
 export class GatewayReloader {
@@ -40,6 +56,7 @@ export class GatewayReloader {
   constructor(
     running: ResolvedConfig,
     private readonly runtime: Pick<GatewayRuntime, 'reconfigure'>,
+    private readonly logins?: ReloadedLogins,
   ) {
     this.applied = running;
   }
@@ -52,13 +69,16 @@ export class GatewayReloader {
 
   private async apply(next: ResolvedConfig): Promise<GatewayReload> {
     const before = this.applied;
+    await this.logins?.admit(next.servers);
     const servers = await this.runtime.reconfigure({ servers: next.servers, profiles: next.profiles });
+    const endedLogins = (await this.logins?.reconfigure(next.servers)) ?? [];
     this.applied = { ...before, servers: next.servers, profiles: next.profiles, watch_config: next.watch_config };
     return {
       servers,
       changedKeys: changedServerKeys(before.servers, [...servers.reconnected, ...servers.updated]),
       profilesChanged: canonicalJson(before.profiles) !== canonicalJson(next.profiles),
       restartNeeded: restartSettings(before, next),
+      endedLogins,
     };
   }
 }
@@ -69,11 +89,19 @@ function restartSettings(running: ResolvedConfig, file: ResolvedConfig): Restart
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !NOT_SETTINGS.has(key) && !RUN_TIME_SETTINGS.includes(key)).sort();
   const settings: RestartSetting[] = [];
   for (const key of keys) {
-    const [before, after] = [jsonOf(a[key]), jsonOf(b[key])];
-    if (before === after) continue;
-    settings.push(SECRET_SETTINGS.has(key) ? { key } : { key, running: before, file: after });
+    if (jsonOf(a[key]) === jsonOf(b[key])) continue;
+    const [before, after] = [jsonOf(shown(key, a[key])), jsonOf(shown(key, b[key]))];
+    // When only a secret part changed, the values would read alike: the key alone is named.
+    settings.push(SECRET_SETTINGS.has(key) || before === after ? { key } : { key, running: before, file: after });
   }
   return settings;
+}
+
+/** The setting's value without its secret parts. */
+function shown(key: string, value: unknown): unknown {
+  const parts = Object.hasOwn(SECRET_PARTS, key) ? SECRET_PARTS[key]! : [];
+  if (parts.length === 0 || typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([part]) => !parts.includes(part)));
 }
 
 function changedServerKeys(before: readonly ResolvedServerConfig[], changed: readonly ResolvedServerConfig[]): Map<string, string[]> {

@@ -8,6 +8,9 @@ export function reloadLogLines(reload: GatewayReload): string[] {
   for (const name of servers.removed) lines.push(`server "${name}" removed: its connection is closed and its tools are no longer listed`);
   for (const server of servers.reconnected) lines.push(`server "${server.name}" changed (${keysOf(changedKeys, server.name)}): reconnecting`);
   for (const server of servers.updated) lines.push(`server "${server.name}" changed (${keysOf(changedKeys, server.name)}): applied, its connection kept`);
+  for (const { server, why } of reload.endedLogins) {
+    lines.push(`server "${server}": its OAuth login waiting for the browser's redirect ended (${why === 'removed' ? 'the server was removed' : `its url or oauth settings changed; start it again: mcpproxy auth login ${server}`})`);
+  }
   if (reload.profilesChanged) lines.push('profiles changed: applied');
   for (const setting of reload.restartNeeded) {
     const values = setting.running === undefined ? '' : ` (running ${setting.running}, file ${setting.file ?? ''})`;

@@ -1,7 +1,7 @@
 import { checkValue, strictValidators } from '@mcpproxy/schema';
 import type { AuthStatus, OAuthLoginStarted } from '@mcpproxy/schema';
 import { compareCodeUnits } from '../mcp/served-listing.js';
-import type { OAuthLogins } from '../oauth/oauth-logins.js';
+import type { OAuthLogins, RedirectReceiver } from '../oauth/oauth-logins.js';
 import type { GatewayRuntime, RuntimeServerSnapshot } from '../state/gateway-runtime.js';
 import type { Store } from '../store/store.js';
 import { apiError } from './api-error.js';
@@ -29,11 +29,14 @@ function startEndpoint({ runtime, logins }: OAuthEndpointsOptions): RestEndpoint
     path: '/servers/{name}/oauth/login',
     operatorOnly: true,
     async handle(request) {
+      const receiver = redirectReceiver(request);
+      if (receiver === undefined) return apiError(400, 'invalid_body', 'Query parameter callback: expected caller or gateway', 'callback');
       const found = httpServer(runtime, request);
       if (!found.ok) return found.reply;
-      const started = await logins.startLogin(found.server.name, found.server.connection.www_authenticate);
-      if (!started.ok || started.redirectUri === undefined) {
-        return apiError(502, 'oauth_failed', `Cannot start the login of ${found.server.name}: ${started.ok ? 'no redirect URI' : started.message}`, 'name');
+      const started = await logins.startLogin(found.server.name, found.server.connection.www_authenticate, receiver);
+      if (!started.ok) {
+        const refusal = `Cannot start the login of ${found.server.name}: ${started.message}`;
+        return started.code === 'callback_unavailable' ? apiError(409, 'conflict', refusal, 'callback') : apiError(502, 'oauth_failed', refusal, 'name');
       }
       const body: OAuthLoginStarted = {
         server: found.server.name,
@@ -124,6 +127,12 @@ async function authStatus(server: RuntimeServerSnapshot, store: Pick<Store, 'get
   }
   if ((await store.getUpstreamCredential(server.name)) !== undefined) return { ...base, login: needed ? 'needed' : 'logged_in', method: 'token', ...reason };
   return { ...base, login: needed ? 'needed' : 'not_needed', ...reason };
+}
+
+/** `?callback=gateway`: the gateway receives the redirect itself (a login started in the operator UI); the caller does by default. */
+function redirectReceiver(request: RestRequest): RedirectReceiver | undefined {
+  const value = request.query.get('callback') ?? 'caller';
+  return value === 'caller' || value === 'gateway' ? value : undefined;
 }
 
 function httpServer(runtime: GatewayRuntime, request: RestRequest): { ok: true; server: RuntimeServerSnapshot } | { ok: false; reply: RestReply } {

@@ -1,14 +1,18 @@
 import type { ApprovalRecord, PreparedSnapshot } from '@mcpproxy/evaluator';
 import { prepareSnapshot } from '@mcpproxy/evaluator';
-import type { AuthProvider, CallToolResult } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult, ResultTypeMap, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { ProfileConfig } from '@mcpproxy/schema';
 import type { ResolvedConfig, ResolvedServerConfig } from '../config/gateway-config.js';
+import { soloCoordination, type StoreChange, type StoreCoordination } from '../store/store-coordination.js';
 import type { KnownServer, ServerOverride, Store, StoredApproval } from '../store/store.js';
 import { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { UpstreamStatus } from '../upstream/upstream-connection.js';
 import type { UpstreamSpec } from '../upstream/upstream-spec.js';
+import type { CallRelay } from '../upstream/call-relay.js';
+import type { ForwardedMethod, ForwardOptions } from '../upstream/upstream-connection.js';
+import type { UpstreamNotification } from '../upstream/upstream-notification.js';
 import { reviewedDefinitionText } from '../upstream/reviewed-definition.js';
-import { approveListed, reconcileApprovals } from './approval-model.js';
+import { approveListed, reconcileApprovals, sameRecord } from './approval-model.js';
 import type { GatewayRuntime, PublishedState, RuntimeReconfiguration, RuntimeServerSnapshot, RuntimeSnapshot } from './gateway-runtime.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
 import { RuntimeError } from './runtime-error.js';
@@ -24,8 +28,22 @@ export interface RuntimeOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** What ends an upstream's overload window (tests move it by hand). */
   readonly clock?: WaitClock;
-  /** The OAuth logins of HTTP upstreams: each connection's access token and its refresh on a 401. */
-  readonly oauth?: { authProvider(server: string): AuthProvider | undefined; wantScope(server: string, scope: string): void };
+  /**
+   * How this gateway keeps in step with others on the same store (default: it is the only one).
+   * On a shared store every change any replica commits is re-read, and read-modify-writes of a
+   * server's approvals and overrides run in that server's exclusive section.
+   */
+  readonly coordination?: StoreCoordination;
+  /**
+   * The OAuth logins of HTTP upstreams: each connection's access token and its refresh on a 401, and
+   * (on a shared store) reading a server's record again when another gateway changed it (every
+   * server's when undefined).
+   */
+  readonly oauth?: {
+    authProvider(server: string): AuthProvider | undefined;
+    wantScope(server: string, scope: string): void;
+    storedChanged?(server?: string): Promise<void>;
+  };
 }
 
 interface ServerEntry {
@@ -42,6 +60,8 @@ interface ServerEntry {
 }
 
 const HOUR_MS = 3_600_000;
+/** Reads of the shared state per re-read while writes of this runtime keep overlapping them. */
+const REREAD_ATTEMPTS = 5;
 
 /**
  * The gateway's live state: one connection per enabled server, the approval model, run-time
@@ -51,6 +71,7 @@ const HOUR_MS = 3_600_000;
 export class LiveRuntime implements GatewayRuntime {
   private readonly servers = new Map<string, ServerEntry>();
   private readonly listeners = new Set<(state: PublishedState) => void>();
+  private readonly notificationListeners = new Set<(server: string, notification: UpstreamNotification) => void>();
   private published: PublishedState;
   private version = 0;
   private messages = 0;
@@ -61,6 +82,16 @@ export class LiveRuntime implements GatewayRuntime {
   private profiles: readonly ProfileConfig[];
   /** Reloads and the operator's enable/quarantine switches run one at a time: each reads the overrides the last one wrote. */
   private serial: Promise<unknown> = Promise.resolve();
+  private readonly coordination: StoreCoordination;
+  private unwatch: (() => void) | undefined;
+  private loaded = false;
+  /** A shared change arrived before the first load finished (which may have read before it). */
+  private changedWhileLoading = false;
+  /** Store writes this runtime started and finished (each counts twice), and those under way. */
+  private writesCounted = 0;
+  private writesInFlight = 0;
+  /** The re-read of shared state waiting to start (changes that arrive meanwhile share it). */
+  private queuedReread: Promise<void> | undefined;
 
   private constructor(
     private readonly config: ResolvedConfig,
@@ -71,11 +102,21 @@ export class LiveRuntime implements GatewayRuntime {
     this.published = this.build();
     this.retention = setInterval(() => void this.pruneActivity(), HOUR_MS);
     this.retention.unref();
+    this.coordination = options.coordination ?? soloCoordination();
   }
 
   static async start(config: ResolvedConfig, store: Store, options: RuntimeOptions = {}): Promise<LiveRuntime> {
     const runtime = new LiveRuntime(config, store, options);
-    await runtime.load();
+    // Watching before the first read: a change committed while it runs is not lost.
+    if (runtime.coordination.shared) runtime.unwatch = runtime.coordination.watch((change) => runtime.sharedChange(change));
+    try {
+      await runtime.load();
+    } catch (cause) {
+      runtime.unwatch?.();
+      throw cause;
+    }
+    runtime.loaded = true;
+    if (runtime.changedWhileLoading) void runtime.rereadShared();
     runtime.publishNow();
     for (const entry of runtime.servers.values()) if (entry.enabled) entry.connection.start();
     void runtime.pruneActivity();
@@ -95,20 +136,49 @@ export class LiveRuntime implements GatewayRuntime {
     return this.messages;
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  upstreamInFlight(): number {
+    let count = 0;
+    for (const entry of this.servers.values()) count += entry.connection.inFlightCount();
+    return count;
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     const entry = this.entry(server);
     if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
     if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: its tools are never called`);
     if (!entry.connection.status().tools.has(tool)) throw new RuntimeError('unknown_tool', `server ${server} does not list a tool ${tool}`);
-    return entry.connection.callTool(tool, args, signal);
+    return entry.connection.callTool(tool, args, signal, relay);
+  }
+
+  async forwardRequest<M extends ForwardedMethod>(server: string, method: M, params: Record<string, unknown>, options: ForwardOptions): Promise<ResultTypeMap[M]> {
+    const entry = this.entry(server);
+    if (!entry.enabled) throw new RuntimeError('server_disabled', `server ${server} is disabled`);
+    if (entry.quarantined) throw new RuntimeError('server_quarantined', `server ${server} is quarantined: nothing is forwarded to it`);
+    return entry.connection.forward(method, params, options);
+  }
+
+  upstreamCapabilities(server: string): ServerCapabilities | undefined {
+    return this.servers.get(server)?.connection.capabilities();
+  }
+
+  setResourceSubscribed(server: string, uri: string, on: boolean): void {
+    this.servers.get(server)?.connection.setResourceSubscribed(uri, on);
+  }
+
+  onUpstreamNotification(listener: (server: string, notification: UpstreamNotification) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
   }
 
   setQuarantined(server: string, on: boolean): Promise<void> {
-    return this.oneAtATime(() => this.applyQuarantined(server, on));
+    return this.oneAtATime(async () => {
+      const entry = this.entry(server);
+      await this.exclusive(entry, () => this.applyQuarantine(entry, on));
+    });
   }
 
-  private async applyQuarantined(server: string, on: boolean): Promise<void> {
-    const entry = this.entry(server);
+  private async applyQuarantine(entry: ServerEntry, on: boolean): Promise<void> {
+    const server = entry.config.name;
     const override: ServerOverride = { ...(await this.overrideOf(server)), quarantined: on };
     if (!on && this.config.tool_quarantine) {
       // What the operator could review while it was quarantined becomes the approved baseline. These
@@ -120,11 +190,11 @@ export class LiveRuntime implements GatewayRuntime {
       await this.persist(server, changed, entry.approvals);
       entry.approvals = approvals;
       if (listed.ever_ready && !entry.baselineApproved) {
-        await this.store.markBaselineApproved(server);
+        await this.write(() => this.store.markBaselineApproved(server));
         entry.baselineApproved = true;
       }
     }
-    await this.store.setServerOverride(server, override);
+    await this.write(() => this.store.setServerOverride(server, override));
     entry.quarantined = on;
     this.refreshServer(entry);
     this.publishNow();
@@ -136,7 +206,10 @@ export class LiveRuntime implements GatewayRuntime {
 
   private async applyEnabled(server: string, on: boolean): Promise<void> {
     const entry = this.entry(server);
-    await this.store.setServerOverride(server, { ...(await this.overrideOf(server)), enabled: on });
+    await this.exclusive(entry, async () => {
+      const override = { ...(await this.overrideOf(server)), enabled: on };
+      await this.write(() => this.store.setServerOverride(server, override));
+    });
     entry.enabled = on;
     if (on) entry.connection.start();
     else await entry.connection.stop();
@@ -161,6 +234,11 @@ export class LiveRuntime implements GatewayRuntime {
 
   async approveTools(server: string, tools: readonly string[] | 'all-pending'): Promise<void> {
     const entry = this.entry(server);
+    await this.exclusive(entry, () => this.applyApproval(entry, tools));
+  }
+
+  private async applyApproval(entry: ServerEntry, tools: readonly string[] | 'all-pending'): Promise<void> {
+    const server = entry.config.name;
     const index = hashIndex(entry.connection.status().tools);
     let names: readonly string[];
     if (tools === 'all-pending') {
@@ -179,6 +257,11 @@ export class LiveRuntime implements GatewayRuntime {
 
   async setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void> {
     const entry = this.entry(server);
+    await this.exclusive(entry, () => this.applyToolDisabled(entry, tool, disabled));
+  }
+
+  private async applyToolDisabled(entry: ServerEntry, tool: string, disabled: boolean): Promise<void> {
+    const server = entry.config.name;
     const record = entry.approvals.get(tool);
     if (record === undefined) throw new RuntimeError('unknown_tool', `server ${server} has no tool ${tool}`);
     if (record.user_disabled === disabled) return;
@@ -254,9 +337,11 @@ export class LiveRuntime implements GatewayRuntime {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unwatch?.();
     clearInterval(this.retention);
     await Promise.allSettled([...this.servers.values()].map((entry) => entry.connection.stop()));
     this.listeners.clear();
+    this.notificationListeners.clear();
   }
 
   /** Reads the persisted state and decides each server's starting flags. */
@@ -288,7 +373,7 @@ export class LiveRuntime implements GatewayRuntime {
         fresh.push(config.name);
         if (this.config.tool_quarantine && config.quarantined === undefined && override.quarantined === undefined) {
           override = { ...override, quarantined: true };
-          await this.store.setServerOverride(config.name, override);
+          await this.write(() => this.store.setServerOverride(config.name, override));
         }
       }
       const flags = {
@@ -302,7 +387,7 @@ export class LiveRuntime implements GatewayRuntime {
       };
       entries.push({ ...flags, snapshot: serverSnapshot(this.stateOf(flags)) });
     }
-    if (fresh.length > 0) await this.store.markServersKnown(fresh);
+    if (fresh.length > 0) await this.write(() => this.store.markServersKnown(fresh));
     return entries;
   }
 
@@ -346,6 +431,7 @@ export class LiveRuntime implements GatewayRuntime {
         this.messages += 1;
       },
       onChange: () => this.connectionChanged(config.name),
+      onNotification: (notification) => this.upstreamNotified(config.name, notification),
       saturationErrorCodes: config.saturation_error_codes,
       ...(auth === undefined ? {} : { auth, onInsufficientScope: (scope: string) => this.options.oauth?.wantScope(config.name, scope) }),
       ...(this.options.random === undefined ? {} : { random: this.options.random }),
@@ -367,14 +453,31 @@ export class LiveRuntime implements GatewayRuntime {
         baselineApproved: entry.baselineApproved,
       });
       entry.approvals = update.approvals;
-      if (update.baselineApproved) {
-        entry.baselineApproved = true;
-        this.background(this.store.markBaselineApproved(name), `recording the baseline of ${name}`);
+      if (this.coordination.shared) {
+        if (update.baselineApproved) entry.baselineApproved = true;
+        // Computed from what this replica knew; the section recomputes it from the store's records.
+        this.background(this.exclusive(entry, async () => this.publishIf(await this.rebase(entry))), `saving approvals of ${name}`);
+      } else {
+        if (update.baselineApproved) {
+          entry.baselineApproved = true;
+          this.background(this.write(() => this.store.markBaselineApproved(name)), `recording the baseline of ${name}`);
+        }
+        this.background(this.persist(name, update.changed, previous), `saving approvals of ${name}`);
       }
-      this.background(this.persist(name, update.changed, previous), `saving approvals of ${name}`);
     }
     this.refreshServer(entry);
     this.schedulePublish();
+  }
+
+  private upstreamNotified(server: string, notification: UpstreamNotification): void {
+    if (this.closed) return;
+    for (const listener of [...this.notificationListeners]) {
+      try {
+        listener(server, notification);
+      } catch (cause) {
+        this.log(`an upstream notification listener failed: ${String(cause)}`);
+      }
+    }
   }
 
   /**
@@ -390,7 +493,159 @@ export class LiveRuntime implements GatewayRuntime {
       const approvedNow = record.approved_hash !== undefined && previous.get(record.tool)?.approved_hash !== record.approved_hash && listing?.hash === record.approved_hash;
       return { server, ...record, ...(approvedNow ? { approved_definition: reviewedDefinitionText(listing.definition) } : {}) };
     });
-    await this.store.saveApprovals(stored);
+    await this.write(() => this.store.saveApprovals(stored));
+  }
+
+  /** A store write of this runtime, counted so that a re-read overlapping it is not taken for the truth. */
+  private async write<T>(work: () => Promise<T>): Promise<T> {
+    this.writesCounted += 1;
+    this.writesInFlight += 1;
+    try {
+      return await work();
+    } finally {
+      this.writesInFlight -= 1;
+      this.writesCounted += 1;
+    }
+  }
+
+  /**
+   * A read-modify-write of the server's shared state: on a shared store, in the server's exclusive
+   * section (every replica's), starting from the store's records rather than this replica's copy, so
+   * two replicas never overwrite each other's change with a stale one. Alone on its store, the
+   * runtime's own copy is the store's state: it runs at once.
+   */
+  private async exclusive(entry: ServerEntry, work: () => Promise<void>): Promise<void> {
+    if (!this.coordination.shared) return work();
+    await this.coordination.withExclusive(`server:${entry.config.name}`, async () => {
+      await this.rebase(entry);
+      await work();
+    });
+  }
+
+  /**
+   * Replaces the server's records with the store's, reconciled with this replica's tool index (what
+   * the upstream lists here), and saves what that changes; true when the records changed here.
+   *
+   * The store's record of a tool wins over this replica's copy, which may predate another replica's
+   * change. A tool the store has no record of yet keeps this replica's record, and a baseline this
+   * replica took keeps counting before it is recorded: each was decided on the listing that brought
+   * it, in order, where the index now may be a later one (a tool that came after the baseline is
+   * pending, not part of it).
+   */
+  private async rebase(entry: ServerEntry): Promise<boolean> {
+    const name = entry.config.name;
+    const [approvals, known] = await Promise.all([this.store.listApprovals(), this.store.listKnownServers()]);
+    const stored = new Map<string, ApprovalRecord>();
+    for (const { server, ...record } of approvals) if (server === name) stored.set(record.tool, record);
+    const baselineInStore = known.get(name)?.baseline_at !== undefined;
+    const status = entry.connection.status();
+    let records = coverListed(stored, entry.approvals, status.tools);
+    const baselineApproved = baselineInStore || entry.baselineApproved;
+    if (status.ever_ready) {
+      const update = reconcileApprovals(hashIndex(status.tools), records, {
+        toolQuarantine: this.config.tool_quarantine,
+        quarantined: entry.quarantined,
+        autoApproveChanges: entry.config.auto_approve_tool_changes,
+        baselineApproved,
+      });
+      records = update.approvals;
+      entry.baselineApproved = baselineApproved || update.baselineApproved;
+    }
+    await this.persist(name, [...records.values()].filter((record) => !sameAs(stored.get(record.tool), record)), stored);
+    if (entry.baselineApproved && !baselineInStore) await this.write(() => this.store.markBaselineApproved(name));
+    if (sameApprovals(records, entry.approvals)) return false;
+    entry.approvals = records;
+    this.refreshServer(entry);
+    return true;
+  }
+
+  private publishIf(changed: boolean): void {
+    if (changed) this.publishNow();
+  }
+
+  /** What a change another gateway (or this one) committed to the shared store means here. */
+  private sharedChange(change: StoreChange): Promise<void> | undefined {
+    switch (change.topic) {
+      case 'state':
+        return this.rereadShared();
+      case 'resync':
+        return Promise.all([this.rereadShared(), this.options.oauth?.storedChanged?.()]).then(() => undefined);
+      case 'credentials':
+        return this.credentialsChanged(change.server);
+      case 'tokens':
+        // Tokens are looked up in the store per request; the gateway ends a revoked token's streams.
+        return undefined;
+    }
+  }
+
+  /**
+   * A login (or a refresh) on another replica: its OAuth record is read again first, then a connection
+   * waiting for a login tries again now, not at its next backoff.
+   */
+  private async credentialsChanged(server: string): Promise<void> {
+    await this.options.oauth?.storedChanged?.(server);
+    const entry = this.servers.get(server);
+    if (entry?.enabled === true && entry.connection.status().state === 'pending_auth') this.background(this.restart(server), `reconnecting ${server}`);
+  }
+
+  /** Re-reads the shared state; calls while one waits to start share it. */
+  private rereadShared(): Promise<void> {
+    if (!this.loaded) {
+      this.changedWhileLoading = true;
+      return Promise.resolve();
+    }
+    if (this.queuedReread !== undefined) return this.queuedReread;
+    // One at a time with reloads and operator switches: a reload applies the overrides it read, and a
+    // re-read that ran in between would have its newer state overwritten by them.
+    const next = this.oneAtATime(() => {
+      this.queuedReread = undefined;
+      return this.rereadOnce();
+    });
+    this.queuedReread = next;
+    next.catch((cause: unknown) => this.log(`re-reading the shared state failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+    return next;
+  }
+
+  private async rereadOnce(): Promise<void> {
+    // A read that overlaps a write of this runtime may predate it: read again (that write's own
+    // notification brings another re-read too, but adopting the older state would flip a gate back).
+    for (let attempt = 0; attempt < REREAD_ATTEMPTS && !this.closed; attempt += 1) {
+      const before = this.writesCounted;
+      const [approvals, overrides, known] = await Promise.all([this.store.listApprovals(), this.store.listServerOverrides(), this.store.listKnownServers()]);
+      if (this.closed) return;
+      if (this.writesInFlight === 0 && this.writesCounted === before) {
+        this.adoptShared(approvals, overrides, known);
+        return;
+      }
+    }
+  }
+
+  /** Takes the store's state for every server; publishes once if anything changed. */
+  private adoptShared(approvals: readonly StoredApproval[], overrides: ReadonlyMap<string, ServerOverride>, known: ReadonlyMap<string, KnownServer>): void {
+    const byServer = approvalsByServer(approvals);
+    let changed = false;
+    for (const entry of this.servers.values()) {
+      const name = entry.config.name;
+      const override = overrides.get(name) ?? {};
+      const quarantined = override.quarantined ?? entry.config.quarantined ?? false;
+      const enabled = override.enabled ?? entry.config.enabled;
+      // Once recorded, a baseline stays (this replica's own record of it may still be on its way).
+      const baselineApproved = entry.baselineApproved || known.get(name)?.baseline_at !== undefined;
+      const records = coverListed(byServer.get(name) ?? new Map(), entry.approvals, entry.connection.status().tools);
+      if (quarantined === entry.quarantined && enabled === entry.enabled && baselineApproved === entry.baselineApproved && sameApprovals(records, entry.approvals)) continue;
+      changed = true;
+      entry.quarantined = quarantined;
+      entry.baselineApproved = baselineApproved;
+      entry.approvals = records;
+      if (enabled !== entry.enabled) {
+        // Each replica holds its own upstream connections: a server disabled anywhere is disconnected here too.
+        entry.enabled = enabled;
+        if (enabled) this.startIfOpen(entry.connection);
+        else this.background(entry.connection.stop(), `disconnecting ${name}`);
+      }
+      this.refreshServer(entry);
+    }
+    if (changed) this.publishNow();
   }
 
   private async overrideOf(server: string): Promise<ServerOverride> {
@@ -476,6 +731,39 @@ export class LiveRuntime implements GatewayRuntime {
   private log(line: string): void {
     this.options.log?.(line);
   }
+}
+
+/**
+ * The store's records of a server, plus this replica's record of each tool it lists that the store
+ * has no record of yet (a write of it still on its way): a listed tool never goes without a record,
+ * which would make it ready before anyone approved it.
+ */
+function coverListed(
+  stored: ReadonlyMap<string, ApprovalRecord>,
+  local: ReadonlyMap<string, ApprovalRecord>,
+  listed: UpstreamStatus['tools'],
+): ReadonlyMap<string, ApprovalRecord> {
+  let covered: Map<string, ApprovalRecord> | undefined;
+  for (const tool of listed.keys()) {
+    const record = local.get(tool);
+    if (stored.has(tool) || record === undefined) continue;
+    covered ??= new Map(stored);
+    covered.set(tool, record);
+  }
+  return covered ?? stored;
+}
+
+function sameAs(a: ApprovalRecord | undefined, b: ApprovalRecord): boolean {
+  return a !== undefined && sameRecord(a, b);
+}
+
+function sameApprovals(a: ReadonlyMap<string, ApprovalRecord>, b: ReadonlyMap<string, ApprovalRecord>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [tool, record] of a) {
+    const other = b.get(tool);
+    if (other === undefined || !sameRecord(record, other)) return false;
+  }
+  return true;
 }
 
 function approvalsByServer(approvals: readonly StoredApproval[]): Map<string, Map<string, ApprovalRecord>> {

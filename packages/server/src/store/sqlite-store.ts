@@ -43,7 +43,8 @@ export const TRIM_EVERY_RECORDS = 1000;
 /** Rows one trim deletes at most: it runs on the event loop, so its pause stays at milliseconds. */
 const MAX_TRIM_ROWS = 10_000;
 
-interface ApprovalRow {
+/** The rows as the store reads them (the PostgreSQL store selects the same shapes and maps them with these). */
+export interface ApprovalRow {
   server: string;
   tool: string;
   status: StoredApproval['status'];
@@ -52,7 +53,7 @@ interface ApprovalRow {
   hash_schema_version: number;
   user_disabled: number;
 }
-interface TokenRow {
+export interface TokenRow {
   name: string;
   token_sha256: string;
   allowed_servers: string;
@@ -60,7 +61,7 @@ interface TokenRow {
   created_at: string;
   revoked_at: string | null;
 }
-interface ActivityRow {
+export interface ActivityRow {
   id: number;
   type: string;
   timestamp: string;
@@ -579,7 +580,7 @@ function prepareStatements(db: Database) {
   };
 }
 
-interface OAuthRow {
+export interface OAuthRow {
   client: string | null;
   tokens: string | null;
   tokens_expire_at: number | null;
@@ -587,7 +588,7 @@ interface OAuthRow {
   pending: string | null;
 }
 
-function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
+export function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
   return {
     ...(row.client === null ? {} : { client: JSON.parse(row.client) as Record<string, unknown> }),
     ...(row.tokens === null ? {} : { tokens: JSON.parse(row.tokens) as Record<string, unknown> }),
@@ -597,11 +598,11 @@ function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
   };
 }
 
-function jsonOrNull(value: object | undefined): string | null {
+export function jsonOrNull(value: object | undefined): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-function approvalFromRow(row: ApprovalRow): StoredApproval {
+export function approvalFromRow(row: ApprovalRow): StoredApproval {
   return {
     server: row.server,
     tool: row.tool,
@@ -613,7 +614,7 @@ function approvalFromRow(row: ApprovalRow): StoredApproval {
   };
 }
 
-function tokenFromRow(row: TokenRow): StoredAgentToken {
+export function tokenFromRow(row: TokenRow): StoredAgentToken {
   return {
     name: row.name,
     token_sha256: row.token_sha256,
@@ -624,7 +625,7 @@ function tokenFromRow(row: TokenRow): StoredAgentToken {
   };
 }
 
-function activityFromRow(row: ActivityRow): StoredActivity {
+export function activityFromRow(row: ActivityRow): StoredActivity {
   return {
     id: row.id,
     type: row.type,
@@ -636,7 +637,7 @@ function activityFromRow(row: ActivityRow): StoredActivity {
   };
 }
 
-function parseBound(value: string, name: string): number {
+export function parseBound(value: string, name: string): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new RangeError(`activity query: ${name} is not a date: ${value}`);
   return ms;

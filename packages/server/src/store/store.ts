@@ -1,5 +1,5 @@
 import { createDataDir } from './data-dir-create.js';
-import { acquireDataDirLock } from './data-dir-lock.js';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { DEFAULT_WAL_LIMIT_BYTES } from './wal-limit.js';
 
@@ -178,6 +178,18 @@ export interface StoreOpenError {
 
 export const STORE_FILE_NAME = 'mcpproxy.db';
 
+/** Creates the data directory if needed and takes its lock for this process (every store kind does). */
+export function takeDataDir(dataDir: string): { ok: true; lock: DataDirLock } | { ok: false; error: StoreOpenError } {
+  const created = createDataDir(dataDir);
+  if (!created.ok) return { ok: false, error: { code: 'store_open_failed', message: created.message } };
+  const locked = acquireDataDirLock(dataDir);
+  if (!locked.ok) {
+    const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
+    return { ok: false, error: { code, message: locked.error.message } };
+  }
+  return locked;
+}
+
 /**
  * Opens (creating on first use) the store in `dataDir`: takes the data-dir lock first, so a
  * second gateway on the same directory is refused before it touches the database.
@@ -186,13 +198,8 @@ export function openStore(
   dataDir: string,
   { walLimitBytes = DEFAULT_WAL_LIMIT_BYTES }: { readonly walLimitBytes?: number } = {},
 ): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
-  const created = createDataDir(dataDir);
-  if (!created.ok) return { ok: false, error: { code: 'store_open_failed', message: created.message } };
-  const locked = acquireDataDirLock(dataDir);
-  if (!locked.ok) {
-    const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
-    return { ok: false, error: { code, message: locked.error.message } };
-  }
+  const locked = takeDataDir(dataDir);
+  if (!locked.ok) return locked;
   const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock, walLimitBytes);
   if (!opened.ok) {
     locked.lock.release();

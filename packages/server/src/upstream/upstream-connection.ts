@@ -1,6 +1,6 @@
 import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { AuthProvider, CallToolResult, Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult, ClientCapabilities, ClientContext, RequestId, RequestMethod, Result, ResultTypeMap, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { REAL_CLOCK } from '../preflight/wait-clock.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -14,10 +14,15 @@ import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
 import type { OverloadSignal } from './saturation-window.js';
+import type { CallRelay, UpstreamServerRequest } from './call-relay.js';
+import { InFlightRequests, type InFlightRequest } from './in-flight-requests.js';
 import { insufficientScope } from './insufficient-scope.js';
+import { PausableDeadline } from './pausable-deadline.js';
+import { relateServerRequests } from './related-request-streams.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
+import type { UpstreamNotification } from './upstream-notification.js';
 import type { UpstreamSpec } from './upstream-spec.js';
 
 export type DiagnosticAction = 'restart' | 'login' | 'view_logs';
@@ -63,11 +68,35 @@ export interface UpstreamConnectionOptions {
   readonly saturationErrorCodes?: readonly number[];
   /** What ends an overload window (tests move it by hand). */
   readonly clock?: WaitClock;
+  /** Resource and prompt list changes, resource updates and log messages the upstream sends on its own. */
+  readonly onNotification?: (notification: UpstreamNotification) => void;
 }
+
+/** The requests a downstream client's request is forwarded as, besides tools/call. */
+export type ForwardedMethod = Extract<
+  RequestMethod,
+  'resources/list' | 'resources/templates/list' | 'resources/read' | 'prompts/list' | 'prompts/get' | 'completion/complete'
+>;
+
+export interface ForwardOptions {
+  readonly signal?: AbortSignal;
+  readonly relay?: CallRelay;
+}
+
+/**
+ * What the gateway's client declares to every upstream: the server-to-client requests it can route to
+ * a downstream client (the one whose call caused them, when that client declared the same).
+ */
+export const ROUTED_CLIENT_CAPABILITIES: ClientCapabilities = { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: {} };
+
+/** Server-to-client requests the upstream related to a call: the request's id -> the id of the POST's call (HTTP). */
+const RELATED_LIMIT = 1000;
 
 interface Attempt {
   readonly generation: number;
   readonly client: Client;
+  /** HTTP: which call's stream each server-to-client request arrived on (server request id -> call id). */
+  readonly related: Map<RequestId, RequestId>;
   readonly unauthorized?: UnauthorizedCapture;
   readonly stderr?: StderrTail;
   lost: boolean;
@@ -99,6 +128,10 @@ export class UpstreamConnection {
   private refreshAgain = false;
   private probing = false;
   private readonly saturation: SaturationWindow;
+  /** Forwarded requests awaiting their answer, across attempts (each ends with its request). */
+  private readonly inFlight = new InFlightRequests();
+  /** Upstream resource URIs some downstream client is subscribed to; subscribed again on every reconnect. */
+  private readonly subscribed = new Set<string>();
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -147,6 +180,63 @@ export class UpstreamConnection {
     this.start();
   }
 
+  /** What the upstream declared at its initialize on the live connection (undefined while not connected). */
+  capabilities(): ServerCapabilities | undefined {
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') return undefined;
+    return attempt.client.getServerCapabilities();
+  }
+
+  /**
+   * Forwards one downstream request (resources, prompts, completion) and returns the upstream's
+   * answer. The same cancellation and progress relay as a tool call; no overload window applies
+   * (that one is about tool calls). A JSON-RPC error of the upstream comes back as that error.
+   * A listing may take the timeout of the gateway's own requests; a read, get or completion that
+   * of a tool call.
+   */
+  async forward<M extends ForwardedMethod>(method: M, params: Record<string, unknown>, options: ForwardOptions): Promise<ResultTypeMap[M]> {
+    const timeoutMs = method.endsWith('/list') ? this.options.requestTimeoutMs : this.options.callTimeoutMs;
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
+      throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
+    }
+    const deadline = new PausableDeadline(timeoutMs);
+    const entry = this.inFlight.open(options.relay, deadline);
+    try {
+      const meta = entry.progressToken === undefined ? {} : { _meta: { progressToken: entry.progressToken } };
+      const stop = options.signal === undefined ? deadline.signal : AbortSignal.any([options.signal, deadline.signal]);
+      return await this.inFlight.sending(entry, () =>
+        attempt.client.request({ method, params: { ...params, ...meta } } as { method: M; params: Record<string, unknown> }, { timeout: NO_SDK_TIMEOUT, signal: stop }),
+      );
+    } catch (cause) {
+      if (cause instanceof ProtocolError) throw cause;
+      if (!this.isStale(attempt)) this.probe(attempt);
+      if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
+        throw new RuntimeError('upstream_timeout', `${this.spec.name}: ${method} did not answer within ${timeoutMs} ms`, { cause });
+      }
+      throw new RuntimeError('upstream_failed', `${this.spec.name}: ${method} failed: ${errorText(cause)}`, { cause });
+    } finally {
+      this.inFlight.close(entry);
+    }
+  }
+
+  /**
+   * Keeps the upstream subscribed to `uri` (resources/subscribe) or not, now and across reconnects.
+   * The gateway counts its own subscribers; this sees only the first and the last of them.
+   */
+  setResourceSubscribed(uri: string, on: boolean): void {
+    if (on === this.subscribed.has(uri)) return;
+    if (on) this.subscribed.add(uri);
+    else this.subscribed.delete(uri);
+    const attempt = this.attempt;
+    if (attempt !== undefined && !attempt.lost && this.current.state === 'ready') this.sendSubscription(attempt, uri, on);
+  }
+
+  /** Forwarded requests in flight now (tests: a cancelled or failed one leaves nothing behind). */
+  inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
   /**
    * The stored login can no longer be used (a refresh the authorization server refused): the server
    * waits for a new login now (pending_auth, preflight oauth_required) instead of failing calls one by
@@ -167,16 +257,23 @@ export class UpstreamConnection {
     this.scheduleReconnect();
   }
 
-  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * `signal` cancels the call upstream (the SDK sends notifications/cancelled with the id it gave the
+   * call there); `relay` gets the upstream's progress, asked for only when the relay wants it.
+   */
+  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     const attempt = this.attempt;
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
       throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
     }
     if (this.current.saturation !== undefined) throw this.saturatedError(tool);
+    const deadline = new PausableDeadline(this.options.callTimeoutMs);
+    const call = this.inFlight.open(relay, deadline);
     try {
-      const result = await attempt.client.request(
-        { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }) } },
-        { timeout: this.options.callTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      const meta = call.progressToken === undefined ? {} : { _meta: { progressToken: call.progressToken } };
+      const stop = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+      const result = await this.inFlight.sending(call, () =>
+        attempt.client.request({ method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }), ...meta } }, { timeout: NO_SDK_TIMEOUT, signal: stop }),
       );
       if (!this.isStale(attempt)) this.saturation.answered();
       return result as CallToolResult;
@@ -202,6 +299,8 @@ export class UpstreamConnection {
         throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
       }
       throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} failed: ${errorText(cause)}`, { cause });
+    } finally {
+      this.inFlight.close(call);
     }
   }
 
@@ -224,18 +323,19 @@ export class UpstreamConnection {
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
-      { capabilities: {} },
+      { capabilities: ROUTED_CLIENT_CAPABILITIES },
     );
+    const related = new Map<RequestId, RequestId>();
     let created: ReturnType<UpstreamConnection['createTransport']>;
     try {
-      created = this.createTransport(credential, generation);
+      created = this.createTransport(credential, generation, related);
     } catch (cause) {
       // e.g. a URL the WHATWG parser refuses: nothing was started, but report it like any failure
-      this.lose({ generation, client, lost: false }, cause);
+      this.lose({ generation, client, related, lost: false }, cause);
       return;
     }
     const { transport, unauthorized, stderr } = created;
-    const attempt: Attempt = { generation, client, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
+    const attempt: Attempt = { generation, client, related, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
     // Over HTTP nothing closes when the upstream goes away; a failing event stream is the sign.
@@ -245,6 +345,22 @@ export class UpstreamConnection {
       this.probe(attempt);
     };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
+    // Progress is routed by the gateway's own tokens (in-flight-requests.ts), not the SDK's.
+    client.setNotificationHandler('notifications/progress', (notification) => {
+      if (!this.isStale(attempt)) this.inFlight.progress(notification.params);
+    });
+    const tell = (notification: UpstreamNotification) => {
+      if (!this.isStale(attempt)) this.options.onNotification?.(notification);
+    };
+    client.setNotificationHandler('notifications/resources/list_changed', () => tell({ kind: 'resources_list_changed' }));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => tell({ kind: 'prompts_list_changed' }));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => tell({ kind: 'resource_updated', uri: notification.params.uri }));
+    client.setNotificationHandler('notifications/message', (notification) => tell({ kind: 'log', params: notification.params }));
+    // Requests on a call's behalf go to the client whose call it is (or are refused, saying why).
+    // (The SDK checks the answers to sampling and elicitation against their schemas before they leave.)
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, params: request.params }, ctx));
+    client.setRequestHandler('elicitation/create', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, params: request.params }, ctx));
+    client.setRequestHandler('roots/list', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx));
 
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
@@ -254,6 +370,7 @@ export class UpstreamConnection {
       if (this.isStale(attempt)) return;
       this.failures = 0;
       this.current = { state: 'ready', ever_ready: true, tools: listing.tools, invalid_tools: listing.invalid };
+      for (const uri of this.subscribed) this.sendSubscription(attempt, uri, true);
       this.options.onChange(this.current);
       if (this.refreshAgain) this.refresh(attempt);
     } catch (cause) {
@@ -261,7 +378,7 @@ export class UpstreamConnection {
     }
   }
 
-  private createTransport(credential: string | undefined, generation: number): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
+  private createTransport(credential: string | undefined, generation: number, related: Map<RequestId, RequestId>): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
     const spec = this.spec;
     let transport: Transport;
     let unauthorized: UnauthorizedCapture | undefined;
@@ -282,9 +399,10 @@ export class UpstreamConnection {
       const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
       const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
       const watched = captureOverload(unauthorized.fetch, (overload) => this.httpOverload(generation, overload));
+      const relating = relateServerRequests(watched, (serverRequestId, callId) => remember(related, serverRequestId, callId));
       transport = new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers },
-        fetch: watched,
+        fetch: relating,
         ...(this.options.auth === undefined ? {} : { authProvider: this.options.auth }),
       });
     }
@@ -292,6 +410,7 @@ export class UpstreamConnection {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       this.options.onMessageSent();
+      this.inFlight.sent(message as { id?: RequestId; method?: string });
       return send(message, options);
     };
     return { transport, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
@@ -381,6 +500,49 @@ export class UpstreamConnection {
         if (this.refreshAgain && !this.isStale(attempt) && this.current.saturation === undefined) this.refresh(attempt);
       }
     })();
+  }
+
+  /**
+   * A sampling, elicitation or roots request from the upstream: to the client whose call caused it,
+   * when the request ties to exactly one call, and while that client is being asked the call's
+   * timeout stands still. Over HTTP the upstream says which call (it sends the request on that call's
+   * stream); stdio carries no relation, so there only a request while exactly one call that can ask
+   * its client is in flight is tied to that call. Anything else is refused with an error saying why.
+   */
+  private async answerServerRequest<T extends Result>(attempt: Attempt, request: UpstreamServerRequest, ctx: ClientContext): Promise<T> {
+    const caller = this.callerOf(attempt, ctx.mcpReq.id, request.method);
+    if (typeof caller === 'string') throw new ProtocolError(ProtocolErrorCode.InvalidRequest, caller, { reason: 'not_routable' });
+    const ask = caller.relay?.onServerRequest;
+    if (ask === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `mcpproxy: ${request.method} cannot be answered for this call`, { reason: 'not_routable' });
+    caller.deadline?.pause();
+    try {
+      return (await ask(request, ctx.mcpReq.signal)) as T;
+    } finally {
+      caller.deadline?.resume();
+    }
+  }
+
+  /** The in-flight call a server-to-client request belongs to, or why there is none. */
+  private callerOf(attempt: Attempt, id: RequestId, method: string): InFlightRequest | string {
+    if (this.spec.transport === 'http') {
+      const callId = attempt.related.get(id);
+      attempt.related.delete(id);
+      const caller = callId === undefined ? undefined : this.inFlight.byUpstreamId(callId);
+      if (caller?.relay?.onServerRequest !== undefined) return caller;
+      return `mcpproxy: ${method} did not arrive on the stream of a call a client made through the gateway, so no client can be asked`;
+    }
+    const askable = this.inFlight.askable();
+    if (askable.length === 1) return askable[0]!;
+    if (askable.length === 0) return `mcpproxy: ${method} came while no call a client made through the gateway is in flight, so no client can be asked`;
+    return `mcpproxy: ${method} cannot be tied to one call: ${askable.length} calls of clients are in flight on this stdio connection, which does not say which one a request belongs to`;
+  }
+
+  /** One resources/subscribe or unsubscribe; a refusal is the upstream's business and changes nothing here. */
+  private sendSubscription(attempt: Attempt, uri: string, on: boolean): void {
+    if (attempt.client.getServerCapabilities()?.resources?.subscribe !== true) return;
+    attempt.client
+      .request({ method: on ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } }, { timeout: this.options.requestTimeoutMs })
+      .catch(() => undefined);
   }
 
   /** Is a ready HTTP upstream still there? A ping that cannot get through loses the connection. */
@@ -505,6 +667,15 @@ export class UpstreamConnection {
     }
     return errorText(cause);
   }
+}
+
+/** The SDK's own timer is replaced by a PausableDeadline (the largest delay a Node timer takes). */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+function remember(related: Map<RequestId, RequestId>, serverRequestId: RequestId, callId: RequestId): void {
+  related.set(serverRequestId, callId);
+  // A request the client never handles (a ping) leaves its entry: keep the newest only.
+  if (related.size > RELATED_LIMIT) related.delete(related.keys().next().value as RequestId);
 }
 
 function withoutSaturation(status: UpstreamStatus): UpstreamStatus {

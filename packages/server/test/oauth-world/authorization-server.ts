@@ -25,6 +25,11 @@ export interface AuthorizationServer {
   readonly grants: { authorization_code: number; refresh_token: number };
   /** Clients registered dynamically (RFC 7591) so far. */
   readonly registrations: { count: number };
+  /**
+   * Holds every request to the token endpoint until `release()`: a test sees which refreshes reach
+   * the authorization server while they are still in flight. `arrived` counts the held ones.
+   */
+  holdTokenRequests(): { readonly arrived: () => number; release(): void };
   close(): Promise<void>;
 }
 
@@ -70,9 +75,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     registrations.count += 1;
   });
   const callback = provider.callback();
+  let gate: ((go: () => void) => void) | undefined;
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/interaction/') === true) {
       void consentAutomatically(provider, req, res);
+      return;
+    }
+    if (gate !== undefined && req.method === 'POST' && req.url?.startsWith('/token') === true) {
+      gate(() => callback(req, res));
       return;
     }
     callback(req, res);
@@ -82,6 +92,17 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     provider,
     grants,
     registrations,
+    holdTokenRequests() {
+      const waiting: (() => void)[] = [];
+      gate = (go) => void waiting.push(go);
+      return {
+        arrived: () => waiting.length,
+        release() {
+          gate = undefined;
+          for (const go of waiting.splice(0)) go();
+        },
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

@@ -44,16 +44,26 @@ export class OAuthWorld {
     return world;
   }
 
-  /** Starts (or restarts, on the same data directory) the gateway with `web` pointing at the upstream. */
-  async startGateway(server: Record<string, unknown> = {}, options: GatewayOptions = {}): Promise<void> {
-    this.gateway = await startTestGateway(
-      this.dir,
+  /**
+   * Starts (or restarts, on the same data directory) the gateway with `web` pointing at the upstream;
+   * `config` adds top-level settings (a shared store, a free oauth_callback_port: nothing listens on it
+   * unless a login asks the gateway to).
+   */
+  async startGateway(server: Record<string, unknown> = {}, options: GatewayOptions = {}, config: Record<string, unknown> = {}): Promise<void> {
+    this.gateway = await this.startReplica(this.dir, server, options, config);
+  }
+
+  /** One more gateway of this world, over its own data directory in `dir`, on the world's clock. */
+  startReplica(dir: TempDir, server: Record<string, unknown> = {}, options: GatewayOptions = {}, config: Record<string, unknown> = {}): Promise<TestGateway> {
+    return startTestGateway(
+      dir,
       {
         oauth_callback_port: 8799,
         // A 401 upstream is retried in the background; keep those retries out of the tests' way.
         reconnect_initial_delay_ms: 60_000,
         reconnect_max_delay_ms: 60_000,
         servers: [{ name: 'web', url: this.upstream.url, quarantined: false, ...server }],
+        ...config,
       },
       { clock: this.clock, log: (line) => this.logs.push(line), ...options },
     );
@@ -65,10 +75,13 @@ export class OAuthWorld {
     await this.clock.advance(ms);
   }
 
-  /** Polls a condition outside the gateway's state (the authorization server's counters, the store file). */
-  async until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  /**
+   * Polls a condition outside the gateway's state (the authorization server's counters, the store).
+   * Its bound is on performance.now(): Date is the manual clock's here.
+   */
+  async until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
     const deadline = performance.now() + timeoutMs;
-    while (!condition()) {
+    while (!(await condition())) {
       if (performance.now() > deadline) throw new Error('condition not reached');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -131,8 +144,9 @@ export class OAuthWorld {
     return (answer.body['tools'] as Record<string, unknown>[])[0]!;
   }
 
-  async callEcho(text: string): Promise<string> {
-    const client: Client = await connectClient(this.gateway.url, 'legacy');
+  /** Calls the upstream's echo through the world's gateway, or the gateway at `url`. */
+  async callEcho(text: string, url = this.gateway.url): Promise<string> {
+    const client: Client = await connectClient(url, 'legacy');
     try {
       const result = await client.callTool({ name: 'web:echo', arguments: { text } });
       return JSON.stringify(result);

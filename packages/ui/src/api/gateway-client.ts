@@ -1,6 +1,9 @@
 import type {
   ActivityPage,
   ApiError,
+  AuthStatus,
+  AuthStatusList,
+  OAuthLoginStarted,
   RestPreflightRequest,
   RestPreflightResponse,
   ServerInfo,
@@ -65,6 +68,16 @@ export class GatewayClient {
 
   serverAction(name: string, action: ServerAction): Promise<ServerInfo> {
     return this.request('POST', `/servers/${encodeURIComponent(name)}/${action}`);
+  }
+
+  /** Each server's login (never a token): needed, logged in (expiry, scopes) or not needed. */
+  authStatus(): Promise<AuthStatus[]> {
+    return this.request<AuthStatusList>('GET', '/auth').then((list) => [...list.servers]);
+  }
+
+  /** Starts an OAuth login whose redirect the gateway receives itself: this page has no command listening for it. */
+  startOAuthLogin(name: string): Promise<OAuthLoginStarted> {
+    return this.request('POST', `/servers/${encodeURIComponent(name)}/oauth/login?callback=gateway`);
   }
 
   tools(): Promise<ToolInfo[]> {

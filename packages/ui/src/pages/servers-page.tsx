@@ -1,14 +1,25 @@
-import type { ServerInfo } from '@mcpproxy/schema';
+import type { OAuthLoginStarted, ServerInfo } from '@mcpproxy/schema';
+import { useState } from 'preact/hooks';
 import type { GatewayClient, ServerAction } from '../api/gateway-client.js';
+import { useAuthStatus } from '../live/auth-status.js';
 import type { LiveGateway } from '../live/live-gateway.js';
 import { StatusLine, useActionStatus } from './action-status.js';
+import { LoginStarted, LoginSummary, startLoginInNewTab } from './server-login.js';
 
 /**
- * Every configured server: connection state, flags, last error, tool counts, and the operator's
- * actions. (Starting an OAuth login is not here yet: it comes with `mcpproxy auth login`'s REST endpoints.)
+ * Every configured server: connection state, flags, login, last error, tool counts, and the operator's
+ * actions, among them an OAuth login where an HTTP upstream asks for one.
  */
 export function ServersPage({ client, gateway }: { client: GatewayClient; gateway: LiveGateway }) {
   const status = useActionStatus();
+  const auth = useAuthStatus(client, gateway.servers);
+  const [started, setStarted] = useState<OAuthLoginStarted | undefined>(undefined);
+  const logIn = (server: ServerInfo) =>
+    status.run(async () => {
+      setStarted(undefined);
+      setStarted(await startLoginInNewTab(client, server.name));
+      return `${server.name}: login started.`;
+    });
   const act = (server: ServerInfo, action: ServerAction) =>
     status.run(async () => {
       const after = await client.serverAction(server.name, action);
@@ -18,6 +29,12 @@ export function ServersPage({ client, gateway }: { client: GatewayClient; gatewa
   return (
     <>
       <StatusLine status={status} />
+      {started === undefined ? null : <LoginStarted started={started} />}
+      {auth.error === undefined ? null : (
+        <p class="error" role="alert">
+          Could not read the logins: {auth.error}
+        </p>
+      )}
       <div class="scroll" tabIndex={0} role="region" aria-label="Servers table">
         <table>
           <caption>Configured upstream servers</caption>
@@ -26,6 +43,7 @@ export function ServersPage({ client, gateway }: { client: GatewayClient; gatewa
               <th scope="col">Server</th>
               <th scope="col">State</th>
               <th scope="col">Flags</th>
+              <th scope="col">Login</th>
               <th scope="col">Tools</th>
               <th scope="col">Last error</th>
               <th scope="col">Actions</th>
@@ -43,6 +61,9 @@ export function ServersPage({ client, gateway }: { client: GatewayClient; gatewa
                 <td data-field="flags">
                   {server.enabled ? 'enabled' : 'disabled'}
                   {server.quarantined ? ', quarantined' : ''}
+                </td>
+                <td data-field="login">
+                  <LoginSummary server={server} login={auth.logins.get(server.name)} onLogIn={() => logIn(server)} />
                 </td>
                 <td>
                   {server.tools.served} served of {server.tools.indexed} listed

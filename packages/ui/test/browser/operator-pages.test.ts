@@ -127,8 +127,9 @@ describe('preflight and activity', () => {
     await page.getByLabel('Request ID').fill(requestId);
     await page.getByRole('button', { name: 'Search' }).click();
     const found = row(page, 'data-request-id', requestId);
+    // The unfiltered list (shown before the search answers) holds the record too: wait for the filter.
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     await found.waitFor();
-    expect(await page.locator('tbody tr').count()).toBe(1);
     expect(await found.textContent()).toContain('cli');
     expect(await found.textContent()).toContain('demo:nope not_found');
 
