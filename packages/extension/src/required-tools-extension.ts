@@ -2,7 +2,8 @@ import { EXTENSION_ID, MAX_TOOLS, SETTINGS_VERSION, type Settings } from '@mcppr
 import type { CallToolResult, McpServer, ProtocolEra, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { CHECK_MODE_TOOL, runCheckMode } from './check-mode.js';
 import { CHECK_MODE_TOOL_DEFINITION } from './check-mode-tool.js';
-import { runInBandCheck, type ActivitySink } from './in-band-check.js';
+import { enabledExperiments, requestedExperiments, type ExtensionExperiment } from './experimental-opt-in.js';
+import { runInBandCheck, type ActivitySink, type InBandCheckOptions } from './in-band-check.js';
 import type { InBandOutcome, InBandSurface } from './in-band-outcome.js';
 import { OwnToolHandlers } from './own-tool-handlers.js';
 import { listToolsWithRider } from './rider-carrier.js';
@@ -26,6 +27,14 @@ export interface RequiredToolsExtensionOptions {
   readonly activity: ActivitySink;
   /** Also serve describe_tool check mode as a tool of the server (on its own tools/list and tools/call). */
   readonly checkModeTool?: boolean;
+  /**
+   * Prototypes of the repository's decision records this server may serve (docs/decisions/), each
+   * only to a client that also asks for it by name (`experimental: { pins: true }` in its
+   * declaration of the extension): `pins`, pin_hash on rider entries (needs `gateway`: only an
+   * evaluator snapshot holds tool hashes). Absent or empty: exactly the settings-version behaviour,
+   * for every client.
+   */
+  readonly experiments?: Iterable<ExtensionExperiment>;
 }
 
 export interface RequiredToolsAttachOptions {
@@ -51,6 +60,7 @@ export class RequiredToolsExtension {
   readonly #source: StateSource;
   readonly #activity: ActivitySink;
   readonly #checkModeTool: boolean;
+  readonly #experiments: ReadonlySet<ExtensionExperiment>;
   readonly #attached = new WeakMap<Server, OwnToolHandlers>();
 
   constructor(options: RequiredToolsExtensionOptions) {
@@ -58,6 +68,10 @@ export class RequiredToolsExtension {
     if (typeof options.activity !== 'function') throw new TypeError(`${EXTENSION_ID}: activity must be a function (record) => void: every check writes an activity record`);
     this.#activity = options.activity;
     this.#checkModeTool = options.checkModeTool === true;
+    this.#experiments = enabledExperiments(options.experiments);
+    if (this.#experiments.has('pins') && options.gateway === undefined) {
+      throw new TypeError(`${EXTENSION_ID}: the pins experiment needs the gateway state source (only an evaluator snapshot holds tool hashes)`);
+    }
   }
 
   /**
@@ -78,7 +92,11 @@ export class RequiredToolsExtension {
     const own: OwnToolHandlers = new OwnToolHandlers(
       server,
       {
-        listTools: (request, ctx) => listToolsWithRider(server, own, request, ctx, (rider, listing) => this.#check('mcp-rider', rider, ctx, listing)),
+        listTools: (request, ctx) => {
+          const granted = requestedExperiments(server, ctx, this.#experiments);
+          const options = granted.has('pins') ? { pins: true } : {};
+          return listToolsWithRider(server, own, request, ctx, (rider, listing) => this.#check('mcp-rider', rider, ctx, listing, options), granted);
+        },
         ...(this.#checkModeTool
           ? { callTool: (serverOwn) => (request, ctx) => (request.params.name === CHECK_MODE_TOOL ? this.#checkModeOn(own, request.params.arguments, ctx) : serverOwn(request, ctx)) }
           : {}),
@@ -110,8 +128,8 @@ export class RequiredToolsExtension {
     return runCheckMode(args, (raw) => this.#check('mcp-check', raw, ctx, () => own.all(ctx)));
   }
 
-  #check(surface: InBandSurface, raw: unknown, ctx: ServerContext, listing: ListingReader): Promise<InBandOutcome> {
-    return runInBandCheck(this.#source, this.#activity, surface, raw, ctx, listing);
+  #check(surface: InBandSurface, raw: unknown, ctx: ServerContext, listing: ListingReader, options: InBandCheckOptions = {}): Promise<InBandOutcome> {
+    return runInBandCheck(this.#source, this.#activity, surface, raw, ctx, listing, options);
   }
 
   #capabilities(era: ProtocolEra | undefined): ServerCapabilities {

@@ -94,12 +94,26 @@ export interface Settings {
 }
 
 /**
- * The client's mirror of the extension. A version other than the server's means not
- * negotiated.
+ * The client's mirror of the extension: version absent, or 1 up to the server's settings
+ * version, means negotiated (a version above it does not). experimental asks for prototypes
+ * by name (docs/decisions/); a mirror without it gets exactly the settings-version
+ * behaviour.
  */
 export interface ClientSettings {
+  readonly experimental?: ExperimentalFeatures;
   readonly version?: number;
   [property: string]: unknown;
+}
+
+/**
+ * Prototypes a client asks for by name, each true to ask (docs/decisions/): pins (pin_hash
+ * on rider entries, record 0003). Each is served only when the server also enables it (the
+ * gateway: extension_experiments); a name the server does not know or has not enabled is
+ * ignored, so a client may ask for prototypes of later versions.
+ */
+export interface ExperimentalFeatures {
+  readonly pins?: boolean;
+  [property: string]: boolean;
 }
 
 /**
@@ -135,6 +149,25 @@ export interface ToolRef {
 export interface RequestRider {
   readonly policy?: Policy;
   readonly tools: readonly [ToolRef, ...ToolRef[]];
+}
+
+/**
+ * Experimental (pins): one required tool of a pinned rider. A pin that does not parse is a
+ * hash_mismatch verdict, as on REST.
+ */
+export interface PinnedToolRef {
+  readonly id: ToolId;
+  readonly pin_hash?: string;
+}
+
+/**
+ * Experimental (pins): the Shape A rider of a client that declared experimental.pins to a
+ * gateway that enabled it. Only pin_hash is new; expect_hashes, wait_ms and profile stay
+ * reserved. The same id twice with different pins is a malformed rider.
+ */
+export interface PinnedRequestRider {
+  readonly policy?: Policy;
+  readonly tools: readonly [PinnedToolRef, ...PinnedToolRef[]];
 }
 
 /**
@@ -189,6 +222,31 @@ export interface ResponseFacet {
   readonly checked_at: CheckedAt;
   readonly request_id: RequestId;
   readonly tools: readonly [ToolVerdict, ...ToolVerdict[]];
+  readonly verdict: Verdict;
+}
+
+/**
+ * The per-tool verdict on the extension wire and in check mode. Never a schema, a
+ * description or a hash.
+ */
+interface QuicktypePinnedToolVerdict {
+  readonly action?: Action;
+  readonly detail?: Text;
+  readonly did_you_mean?: DidYouMean;
+  readonly id: ToolId;
+  readonly reason?: RestAgentReasonCode;
+  readonly remediation?: Text;
+  readonly retryable?: boolean;
+  readonly status: Status;
+}
+
+/**
+ * Experimental (pins): the Shape A facet answering a pinned rider.
+ */
+export interface PinnedResponseFacet {
+  readonly checked_at: CheckedAt;
+  readonly request_id: RequestId;
+  readonly tools: readonly [PinnedToolVerdict, ...PinnedToolVerdict[]];
   readonly verdict: Verdict;
 }
 
@@ -881,6 +939,14 @@ export interface GatewayConfig {
    */
   readonly data_dir?: string;
   /**
+   * Prototypes of the app.mcpproxy/required-tools extension this gateway may serve
+   * (docs/decisions/ in the repository): pins (pin_hash on rider entries, compared only for a
+   * tool that is otherwise ready). Each also needs the client to ask for it by name in its
+   * declaration of the extension (experimental: { <name>: true }); a client that does not ask
+   * sees exactly the settings-version behaviour. Empty (the default): none. Needs a restart.
+   */
+  readonly extension_experiments?: 'pins'[];
+  /**
    * stdio sessions only (`serve --stdio`, and sessions a second stdio gateway relays to this
    * one): how long a tools/list answered in the first moments after start may wait for the
    * upstreams to finish their first listing, so that a client that ignores
@@ -1185,6 +1251,28 @@ export type CheckModeToolVerdict = ReadyCheckModeToolVerdict | UnavailableCheckM
 type _CheckModeToolVerdictFitsQuicktype = Assert<CheckModeToolVerdict extends QuicktypeCheckModeToolVerdict ? true : false>;
 type _CheckModeToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<CheckModeToolVerdict, QuicktypeCheckModeToolVerdict>>;
 
+/** PinnedToolVerdict when the tool is ready: its identity only. */
+export interface ReadyPinnedToolVerdict {
+  readonly id: ToolId;
+  readonly status: 'ready';
+  readonly reason?: never;
+  readonly retryable?: never;
+  readonly action?: never;
+  readonly detail?: never;
+  readonly remediation?: never;
+  readonly did_you_mean?: never;
+}
+
+/** PinnedToolVerdict when the tool is unavailable: one member per reason code. */
+export type UnavailablePinnedToolVerdict = {
+  readonly [C in RestAgentReasonCode]: { readonly id: ToolId; } & UnavailableFields<C> & DidYouMeanField<C>;
+}[RestAgentReasonCode];
+
+/** Experimental (pins): a per-tool verdict answering a pinned rider: the rider's codes and hash_mismatch (what REST answers an agent), never a hash. */
+export type PinnedToolVerdict = ReadyPinnedToolVerdict | UnavailablePinnedToolVerdict;
+type _PinnedToolVerdictFitsQuicktype = Assert<PinnedToolVerdict extends QuicktypePinnedToolVerdict ? true : false>;
+type _PinnedToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<PinnedToolVerdict, QuicktypePinnedToolVerdict>>;
+
 /** ResolveFacet when the tool is ready: its identity only. */
 export interface ReadyResolveFacet {
   readonly status: 'ready';
@@ -1338,6 +1426,31 @@ export interface LenientResponseFacet {
   readonly checked_at: CheckedAt;
   readonly request_id: RequestId;
   readonly tools: readonly [LenientToolVerdict, ...LenientToolVerdict[]];
+  readonly verdict: Verdict;
+}
+
+/**
+ * The per-tool verdict on the extension wire and in check mode. Never a schema, a
+ * description or a hash.
+ */
+interface QuicktypeLenientPinnedToolVerdict {
+  readonly action?: LenientAction;
+  readonly detail?: Text;
+  readonly did_you_mean?: DidYouMean;
+  readonly id: ToolId;
+  readonly reason?: string;
+  readonly remediation?: Text;
+  readonly retryable?: boolean;
+  readonly status: Status;
+}
+
+/**
+ * Experimental (pins): the Shape A facet answering a pinned rider.
+ */
+export interface LenientPinnedResponseFacet {
+  readonly checked_at: CheckedAt;
+  readonly request_id: RequestId;
+  readonly tools: readonly [LenientPinnedToolVerdict, ...LenientPinnedToolVerdict[]];
   readonly verdict: Verdict;
 }
 
@@ -1513,6 +1626,14 @@ export type LenientCheckModeToolVerdict = ReadyCheckModeToolVerdict | Unavailabl
 type _LenientCheckModeToolVerdictFitsQuicktype = Assert<LenientCheckModeToolVerdict extends QuicktypeLenientCheckModeToolVerdict ? true : false>;
 type _LenientCheckModeToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<LenientCheckModeToolVerdict, QuicktypeLenientCheckModeToolVerdict>>;
 
+/** LenientPinnedToolVerdict when the tool is unavailable: one member per reason code. */
+export type UnavailableLenientPinnedToolVerdict = { readonly id: ToolId; } & AnyCodeUnavailableFields<LenientAction> & { readonly did_you_mean?: DidYouMean };
+
+/** Experimental (pins): a per-tool verdict answering a pinned rider: the rider's codes and hash_mismatch (what REST answers an agent), never a hash. */
+export type LenientPinnedToolVerdict = ReadyPinnedToolVerdict | UnavailableLenientPinnedToolVerdict;
+type _LenientPinnedToolVerdictFitsQuicktype = Assert<LenientPinnedToolVerdict extends QuicktypeLenientPinnedToolVerdict ? true : false>;
+type _LenientPinnedToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<LenientPinnedToolVerdict, QuicktypeLenientPinnedToolVerdict>>;
+
 /** LenientResolveFacet when the tool is unavailable: one member per reason code. */
 export type UnavailableLenientResolveFacet = AnyCodeUnavailableFields<LenientAction>;
 
@@ -1549,10 +1670,13 @@ export interface StrictTypes {
   readonly ExtensionId: ExtensionId;
   readonly Settings: Settings;
   readonly ClientSettings: ClientSettings;
+  readonly ExperimentalFeatures: ExperimentalFeatures;
   readonly Policy: Policy;
   readonly ToolId: ToolId;
   readonly ToolRef: ToolRef;
   readonly RequestRider: RequestRider;
+  readonly PinnedToolRef: PinnedToolRef;
+  readonly PinnedRequestRider: PinnedRequestRider;
   readonly Status: Status;
   readonly Verdict: Verdict;
   readonly Action: Action;
@@ -1567,6 +1691,8 @@ export interface StrictTypes {
   readonly ToolVerdict: ToolVerdict;
   readonly CheckModeToolVerdict: CheckModeToolVerdict;
   readonly ResponseFacet: ResponseFacet;
+  readonly PinnedToolVerdict: PinnedToolVerdict;
+  readonly PinnedResponseFacet: PinnedResponseFacet;
   readonly ResolveFacet: ResolveFacet;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;
@@ -1627,10 +1753,13 @@ export interface LenientTypes {
   readonly ExtensionId: ExtensionId;
   readonly Settings: LenientSettings;
   readonly ClientSettings: ClientSettings;
+  readonly ExperimentalFeatures: ExperimentalFeatures;
   readonly Policy: Policy;
   readonly ToolId: ToolId;
   readonly ToolRef: ToolRef;
   readonly RequestRider: RequestRider;
+  readonly PinnedToolRef: PinnedToolRef;
+  readonly PinnedRequestRider: PinnedRequestRider;
   readonly Status: Status;
   readonly Verdict: Verdict;
   readonly Action: LenientAction;
@@ -1645,6 +1774,8 @@ export interface LenientTypes {
   readonly ToolVerdict: LenientToolVerdict;
   readonly CheckModeToolVerdict: LenientCheckModeToolVerdict;
   readonly ResponseFacet: LenientResponseFacet;
+  readonly PinnedToolVerdict: LenientPinnedToolVerdict;
+  readonly PinnedResponseFacet: LenientPinnedResponseFacet;
   readonly ResolveFacet: LenientResolveFacet;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;

@@ -52,6 +52,7 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly reconnect_max_delay_ms: number;
   readonly first_listing_wait_ms: number;
   readonly watch_config: boolean;
+  readonly extension_experiments: NonNullable<GatewayConfig['extension_experiments']>;
   readonly oauth_callback_port: number;
   readonly servers: readonly ResolvedServerConfig[];
   readonly agent_tokens: readonly AgentTokenConfig[];
