@@ -1,13 +1,14 @@
-import { EXTENSION_ID, type PinnedResponseFacet, type ResponseFacet } from '@mcpproxy/schema';
+import { EXTENSION_ID, type ErrorFacet, type PinnedResponseFacet, type ResponseFacet } from '@mcpproxy/schema';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { errorFacet } from './error-facet.js';
 import { inBandError, internalInBandError } from './in-band-error.js';
 import type { InBandOutcome, InBandVerdict } from './in-band-outcome.js';
 import { clientDeclaration, isNegotiated } from './negotiation.js';
 import type { ExtensionExperiment } from './experimental-opt-in.js';
 import { OffSurfaceReason, pinnedRiderVerdict, riderVerdict } from './wire-verdict.js';
 
-/** What answers a rider: its verdict, or (the `pins` experiment) the verdict of a pinned rider. */
-export type RiderAnswer = ResponseFacet | PinnedResponseFacet;
+/** What answers a rider: its verdict, the verdict of a pinned rider (`pins`), or the refusal of a malformed one (`error_facet`). */
+export type RiderAnswer = ResponseFacet | PinnedResponseFacet | ErrorFacet;
 
 /**
  * The Shape A facet a tools/list request asks for, computed apart from how it is carried
@@ -15,7 +16,8 @@ export type RiderAnswer = ResponseFacet | PinnedResponseFacet;
  * (the rider is then ignored); otherwise the verdict of the rider, as `check` evaluated and
  * recorded it. A malformed rider is -32602 and nothing is evaluated; no honest verdict is -32603.
  * `experiments` are the prototypes this request may use (experimental-opt-in.ts): with `pins`, the
- * rider was read as a pinned one and its verdicts may say hash_mismatch.
+ * rider was read as a pinned one and its verdicts may say hash_mismatch; with `error_facet`, a
+ * malformed rider is answered by the carrier's normal answer and an error facet instead of -32602.
  */
 export async function riderFacet(
   server: Server,
@@ -27,7 +29,11 @@ export async function riderFacet(
   if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return undefined;
   if (!isNegotiated(clientDeclaration(server, ctx, EXTENSION_ID))) return undefined;
   const outcome = await check(meta[EXTENSION_ID]);
-  if (!outcome.ok) throw inBandError(outcome.error, 'rider');
+  if (!outcome.ok) {
+    const error = inBandError(outcome.error, 'rider');
+    if (outcome.error.kind === 'request' && experiments.has('error_facet')) return errorFacet(error);
+    throw error;
+  }
   return responseFacet(outcome.result, experiments.has('pins'));
 }
 

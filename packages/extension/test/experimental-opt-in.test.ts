@@ -8,6 +8,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { EXTENSION_EXPERIMENTS, RequiredToolsExtension, type ExtensionExperiment } from '../src/index.js';
 
+/** A client's declaration of the extension, as JSON (what the SDK's capabilities accept). */
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Declaration = { [key: string]: Json };
+
 const HASH = `sha256/v1:${'a'.repeat(64)}`;
 const OTHER = `sha256/v1:${'b'.repeat(64)}`;
 
@@ -46,7 +50,7 @@ function filesExtension(experiments: ExtensionExperiment[] | undefined, records:
 }
 
 /** A 2025-11-25 session whose client declares `settings` for the extension; the rider pins files:read to `pin`. */
-async function pinnedRider(extension: RequiredToolsExtension, settings: Record<string, unknown>, pin: string): Promise<unknown> {
+async function pinnedRider(extension: RequiredToolsExtension, settings: Declaration, pin: string): Promise<unknown> {
   const server = new Server({ name: 'files', version: '1.0.0' }, { capabilities: { tools: {} } });
   extension.attach(server, { era: 'legacy' });
   server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'files:read', inputSchema: { type: 'object' } }] }));
@@ -66,8 +70,8 @@ async function pinnedRider(extension: RequiredToolsExtension, settings: Record<s
 
 describe('experiments the server enables', () => {
   it('are only names the extension has, and pins needs the gateway state (the one source with hashes)', () => {
-    expect(EXTENSION_EXPERIMENTS).toEqual(['pins']);
-    expect(() => filesExtension(['pin' as ExtensionExperiment])).toThrow('unknown experiment "pin" (known: pins)');
+    expect(EXTENSION_EXPERIMENTS).toEqual(['pins', 'error_facet']);
+    expect(() => filesExtension(['pin' as ExtensionExperiment])).toThrow('unknown experiment "pin" (known: pins, error_facet)');
     expect(() => new RequiredToolsExtension({ state: () => ({}), activity: () => undefined, experiments: ['pins'] })).toThrow('the pins experiment needs the gateway state source');
     expect(() => new RequiredToolsExtension({ state: () => ({}), activity: () => undefined, experiments: [] })).not.toThrow();
   });
@@ -88,7 +92,7 @@ describe('a prototype serves a request only when both sides ask', () => {
 
   it('either side silent: exactly settings version 1, where pin_hash is reserved (-32602, nothing evaluated)', async () => {
     const records: PreflightActivityRecord[] = [];
-    const cases: [ExtensionExperiment[] | undefined, Record<string, unknown>][] = [
+    const cases: [ExtensionExperiment[] | undefined, Declaration][] = [
       [['pins'], { version: 1 }], // a v1 mirror
       [['pins'], { version: 1, experimental: { pins: false } }],
       [['pins'], { version: 1, experimental: { pins: 'yes' } }],

@@ -107,11 +107,14 @@ export interface ClientSettings {
 
 /**
  * Prototypes a client asks for by name, each true to ask (docs/decisions/): pins (pin_hash
- * on rider entries, record 0003). Each is served only when the server also enables it (the
- * gateway: extension_experiments); a name the server does not know or has not enabled is
- * ignored, so a client may ask for prototypes of later versions.
+ * on rider entries, record 0003), error_facet (a malformed rider answered by the carrier's
+ * normal answer and an ErrorFacet instead of -32602, record 0002). Each is served only when
+ * the server also enables it (the gateway: extension_experiments); a name the server does
+ * not know or has not enabled is ignored, so a client may ask for prototypes of later
+ * versions.
  */
 export interface ExperimentalFeatures {
+  readonly error_facet?: boolean;
   readonly pins?: boolean;
   [property: string]: boolean;
 }
@@ -249,6 +252,32 @@ export interface PinnedResponseFacet {
   readonly tools: readonly [PinnedToolVerdict, ...PinnedToolVerdict[]];
   readonly verdict: Verdict;
 }
+
+/**
+ * Experimental (error_facet): rides result._meta["app.mcpproxy/required-tools"] of the
+ * carrier's normal answer when a client that asked for error_facet sends a malformed rider.
+ * error is the JSON-RPC error the carrier call would otherwise have failed with; nothing
+ * was evaluated, so there is no verdict.
+ */
+export interface ErrorFacet {
+  readonly error: Error;
+}
+
+export interface Error {
+  readonly code: -32602;
+  readonly data: Data;
+  readonly message: string;
+}
+
+export interface Data {
+  readonly code: DataCode;
+  readonly extension: ExtensionId;
+  readonly issues?: readonly unknown[];
+  readonly path: string;
+  [property: string]: unknown;
+}
+
+export type DataCode = 'invalid_request' | 'no_tools' | 'too_many_tools' | 'conflicting_pins';
 
 /**
  * Shape B facet: result.tool._meta["app.mcpproxy/required-tools"] of tools/resolve. No id
@@ -941,11 +970,13 @@ export interface GatewayConfig {
   /**
    * Prototypes of the app.mcpproxy/required-tools extension this gateway may serve
    * (docs/decisions/ in the repository): pins (pin_hash on rider entries, compared only for a
-   * tool that is otherwise ready). Each also needs the client to ask for it by name in its
-   * declaration of the extension (experimental: { <name>: true }); a client that does not ask
-   * sees exactly the settings-version behaviour. Empty (the default): none. Needs a restart.
+   * tool that is otherwise ready), error_facet (a malformed rider answered by the carrier's
+   * normal answer and an error facet instead of -32602). Each also needs the client to ask
+   * for it by name in its declaration of the extension (experimental: { <name>: true }); a
+   * client that does not ask sees exactly the settings-version behaviour. Empty (the
+   * default): none. Needs a restart.
    */
-  readonly extension_experiments?: 'pins'[];
+  readonly extension_experiments?: readonly ExtensionExperiment[];
   /**
    * stdio sessions only (`serve --stdio`, and sessions a second stdio gateway relays to this
    * one): how long a tools/list answered in the first moments after start may wait for the
@@ -1028,6 +1059,8 @@ export interface GatewayConfig {
    */
   readonly watch_config?: boolean;
 }
+
+export type ExtensionExperiment = 'pins' | 'error_facet';
 
 /**
  * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
@@ -1693,6 +1726,7 @@ export interface StrictTypes {
   readonly ResponseFacet: ResponseFacet;
   readonly PinnedToolVerdict: PinnedToolVerdict;
   readonly PinnedResponseFacet: PinnedResponseFacet;
+  readonly ErrorFacet: ErrorFacet;
   readonly ResolveFacet: ResolveFacet;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;
@@ -1776,6 +1810,7 @@ export interface LenientTypes {
   readonly ResponseFacet: LenientResponseFacet;
   readonly PinnedToolVerdict: LenientPinnedToolVerdict;
   readonly PinnedResponseFacet: LenientPinnedResponseFacet;
+  readonly ErrorFacet: ErrorFacet;
   readonly ResolveFacet: LenientResolveFacet;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;

@@ -32,6 +32,7 @@ export type DefName =
   | 'ResponseFacet'
   | 'PinnedToolVerdict'
   | 'PinnedResponseFacet'
+  | 'ErrorFacet'
   | 'ResolveFacet'
   | 'RestToolRef'
   | 'RestPreflightRequest'

@@ -1,4 +1,3 @@
-import type { GatewayConfig } from '@mcpproxy/schema';
 /**
  * The `default` keywords of spec/config.schema.json, as values (a test reads the schema and
  * checks that both agree).
@@ -19,8 +18,7 @@ export const GATEWAY_DEFAULTS = {
   reconnect_max_delay_ms: 30_000,
   first_listing_wait_ms: 5000,
   watch_config: false,
-  // Mutable like the generated type (a one-value enum is written inline, without readonly).
-  extension_experiments: [] as NonNullable<GatewayConfig['extension_experiments']>,
+  extension_experiments: [],
   oauth_callback_port: 8799,
   agent_tokens: [],
   profiles: [],
