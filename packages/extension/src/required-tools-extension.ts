@@ -1,5 +1,6 @@
 import { EXTENSION_ID, MAX_TOOLS, SETTINGS_VERSION, type Settings } from '@mcpproxy/schema';
 import type { CallToolResult, McpServer, ProtocolEra, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import { BatchAwareResolveParams, isBatchShaped, refuseAsSingle, resolveBatch } from './batch-resolve.js';
 import { CHECK_MODE_TOOL, runCheckMode } from './check-mode.js';
 import { CHECK_MODE_TOOL_DEFINITION } from './check-mode-tool.js';
 import { enabledExperiments, requestedExperiments, type ExtensionExperiment } from './experimental-opt-in.js';
@@ -31,7 +32,8 @@ export interface RequiredToolsExtensionOptions {
    * Prototypes of the repository's decision records this server may serve (docs/decisions/), each
    * only to a client that also asks for it by name (`experimental: { pins: true }` in its
    * declaration of the extension): `pins`, pin_hash on rider entries (needs `gateway`: only an
-   * evaluator snapshot holds tool hashes). Absent or empty: exactly the settings-version behaviour,
+   * evaluator snapshot holds tool hashes); `error_facet`; `batch_resolve`, tools/resolve naming 1-50
+   * tools at once (docs/decisions/0004). Absent or empty: exactly the settings-version behaviour,
    * for every client.
    */
   readonly experiments?: Iterable<ExtensionExperiment>;
@@ -104,13 +106,23 @@ export class RequiredToolsExtension {
       this.#checkModeTool ? [CHECK_MODE_TOOL_DEFINITION] : [],
     );
     server.registerCapabilities(this.#capabilities(options.era));
-    server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: ResolveParamsSchema }, (params, ctx) => {
+    const resolving = (ctx: ServerContext) => {
       const listing: ListingReader = () => own.all(ctx);
-      return resolveTool(server, params, ctx, {
-        servedTool: (name) => this.#source.servedTool(name, ctx, listing),
-        check: (raw) => this.#check('mcp-resolve', raw, ctx, listing),
+      return {
+        servedTool: (name: string) => this.#source.servedTool(name, ctx, listing),
+        check: (raw: unknown) => this.#check('mcp-resolve', raw, ctx, listing),
+      };
+    };
+    if (this.#experiments.has('batch_resolve')) {
+      // Only batch-shaped params take the new path, and only for a client that asked; every other
+      // request is validated and answered exactly as below.
+      server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: BatchAwareResolveParams }, (params, ctx) => {
+        if (!isBatchShaped(params)) return resolveTool(server, params, ctx, resolving(ctx));
+        return requestedExperiments(server, ctx, this.#experiments).has('batch_resolve') ? resolveBatch(params, ctx, resolving(ctx)) : refuseAsSingle(params);
       });
-    });
+    } else {
+      server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: ResolveParamsSchema }, (params, ctx) => resolveTool(server, params, ctx, resolving(ctx)));
+    }
     this.#attached.set(server, own);
   }
 

@@ -101,6 +101,8 @@ function parsePinnedRider(raw: unknown): ParsedSurfaceRequest {
 }
 
 function parseResolve(raw: unknown): ParsedSurfaceRequest {
+  // The batch_resolve experiment (docs/decisions/0004): { names, policy? }, built only by the extension.
+  if (isRecord(raw) && Object.hasOwn(raw, 'names') && !Object.hasOwn(raw, 'name')) return parseResolveBatch(raw);
   if (!isRecord(raw) || typeof raw['name'] !== 'string') {
     return invalid([{ path: isRecord(raw) ? '/name' : '', rule: isRecord(raw) ? 'required' : 'type', message: 'expected { name: string, policy?: Policy }' }]);
   }
@@ -112,6 +114,25 @@ function parseResolve(raw: unknown): ParsedSurfaceRequest {
   const policy = checkValue(strictValidators.Policy, raw['policy']);
   if (!policy.ok) return invalid(policy.issues.map((issue) => ({ ...issue, path: `/policy${issue.path}` })));
   return ok({ entries: [{ id: checked.value }], policy: policy.value });
+}
+
+function parseResolveBatch(raw: Readonly<Record<string, unknown>>): ParsedSurfaceRequest {
+  const names = raw['names'];
+  if (!Array.isArray(names)) return invalid([{ path: '/names', rule: 'type', message: 'must be array' }]);
+  const counted = countError(raw, 'names', MAX_TOOLS);
+  if (counted !== undefined) return { ok: false, error: counted };
+  const extra = Object.keys(raw).find((key) => key !== 'names' && key !== 'policy');
+  if (extra !== undefined) return invalid([{ path: `/${extra}`, rule: 'additionalProperties', message: 'must NOT have additional properties' }]);
+  const entries: RequestedTool[] = [];
+  for (const [i, name] of names.entries()) {
+    const checked = checkValue(strictValidators.ToolId, name);
+    if (!checked.ok) return invalid(checked.issues.map((issue) => ({ ...issue, path: `/names/${i}${issue.path}` })));
+    entries.push({ id: checked.value });
+  }
+  if (!Object.hasOwn(raw, 'policy')) return ok({ entries });
+  const policy = checkValue(strictValidators.Policy, raw['policy']);
+  if (!policy.ok) return invalid(policy.issues.map((issue) => ({ ...issue, path: `/policy${issue.path}` })));
+  return ok({ entries, policy: policy.value });
 }
 
 function countError(raw: unknown, key: string, max: number): SurfaceRequestError | undefined {

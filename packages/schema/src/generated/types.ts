@@ -108,12 +108,14 @@ export interface ClientSettings {
 /**
  * Prototypes a client asks for by name, each true to ask (docs/decisions/): pins (pin_hash
  * on rider entries, record 0003), error_facet (a malformed rider answered by the carrier's
- * normal answer and an ErrorFacet instead of -32602, record 0002). Each is served only when
- * the server also enables it (the gateway: extension_experiments); a name the server does
- * not know or has not enabled is ignored, so a client may ask for prototypes of later
- * versions.
+ * normal answer and an ErrorFacet instead of -32602, record 0002), batch_resolve
+ * (tools/resolve naming 1-50 tools in one exchange, BatchResolveParams, record 0004). Each
+ * is served only when the server also enables it (the gateway: extension_experiments); a
+ * name the server does not know or has not enabled is ignored, so a client may ask for
+ * prototypes of later versions.
  */
 export interface ExperimentalFeatures {
+  readonly batch_resolve?: boolean;
   readonly error_facet?: boolean;
   readonly pins?: boolean;
   [property: string]: boolean;
@@ -260,10 +262,10 @@ export interface PinnedResponseFacet {
  * was evaluated, so there is no verdict.
  */
 export interface ErrorFacet {
-  readonly error: Error;
+  readonly error: ErrorClass;
 }
 
-export interface Error {
+export interface ErrorClass {
   readonly code: -32602;
   readonly data: Data;
   readonly message: string;
@@ -290,6 +292,81 @@ interface QuicktypeResolveFacet {
   readonly remediation?: Text;
   readonly retryable?: boolean;
   readonly status: Status;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): tools/resolve params naming 1-50 tools at
+ * once, each as SEP-1862's { name, arguments }, from a client that declared
+ * experimental.batch_resolve to a server that enabled it.
+ */
+export interface BatchResolveParams {
+  readonly _meta?: { [key: string]: unknown };
+  readonly batch: readonly [Batch, ...Batch[]];
+}
+
+export interface Batch {
+  readonly arguments?: { [key: string]: unknown };
+  readonly name: string;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): the set wrapper of a batch resolve, in
+ * result._meta["app.mcpproxy/required-tools"]: the worst class over the entries (an error
+ * entry counts as the class of the reason it names, unknown_ids for a name not served) and
+ * the activity record's request id.
+ */
+export interface BatchResolveFacet {
+  readonly checked_at: CheckedAt;
+  readonly request_id: RequestId;
+  readonly verdict: Verdict;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): the result of a batch resolve, one entry per
+ * batch entry in order: a served tool with its Shape B facet, or the error a single
+ * tools/resolve of that name gives (-32602 for a tool not served to this caller).
+ */
+export interface BatchResolveResult {
+  readonly _meta: BatchResolveResultMeta;
+  readonly results: readonly [ResultClass, ...ResultClass[]];
+  [property: string]: unknown;
+}
+
+export interface BatchResolveResultMeta {
+  readonly 'app.mcpproxy/required-tools': BatchResolveFacet;
+  [property: string]: unknown;
+}
+
+export interface ResultClass {
+  /**
+   * An MCP Tool as served (only what the carriers here need to name).
+   */
+  readonly tool?: PurpleTool;
+  readonly error?: ErrorObject;
+  readonly name?: string;
+}
+
+export interface ErrorObject {
+  readonly code: number;
+  readonly data?: unknown;
+  readonly message: string;
+  [property: string]: unknown;
+}
+
+/**
+ * An MCP Tool as served (only what the carriers here need to name).
+ */
+export interface PurpleTool {
+  readonly _meta: PurpleMeta;
+  readonly annotations?: { [key: string]: unknown };
+  readonly inputSchema: { [key: string]: unknown };
+  readonly name: string;
+  [property: string]: unknown;
+}
+
+export interface PurpleMeta {
+  readonly 'app.mcpproxy/required-tools': ResolveFacet;
+  [property: string]: unknown;
 }
 
 /**
@@ -902,22 +979,22 @@ export interface ShapeBResponseResult {
   /**
    * An MCP Tool as served (only what the carriers here need to name).
    */
-  readonly tool: ToolObject;
+  readonly tool: FluffyTool;
   [property: string]: unknown;
 }
 
 /**
  * An MCP Tool as served (only what the carriers here need to name).
  */
-export interface ToolObject {
-  readonly _meta: ToolMeta;
+export interface FluffyTool {
+  readonly _meta: FluffyMeta;
   readonly annotations?: { [key: string]: unknown };
   readonly inputSchema: { [key: string]: unknown };
   readonly name: string;
   [property: string]: unknown;
 }
 
-export interface ToolMeta {
+export interface FluffyMeta {
   readonly 'app.mcpproxy/required-tools': ResolveFacet;
   [property: string]: unknown;
 }
@@ -971,10 +1048,11 @@ export interface GatewayConfig {
    * Prototypes of the app.mcpproxy/required-tools extension this gateway may serve
    * (docs/decisions/ in the repository): pins (pin_hash on rider entries, compared only for a
    * tool that is otherwise ready), error_facet (a malformed rider answered by the carrier's
-   * normal answer and an error facet instead of -32602). Each also needs the client to ask
-   * for it by name in its declaration of the extension (experimental: { <name>: true }); a
-   * client that does not ask sees exactly the settings-version behaviour. Empty (the
-   * default): none. Needs a restart.
+   * normal answer and an error facet instead of -32602), batch_resolve (tools/resolve naming
+   * 1-50 tools in one exchange, with the set verdict). Each also needs the client to ask for
+   * it by name in its declaration of the extension (experimental: { <name>: true }); a client
+   * that does not ask sees exactly the settings-version behaviour. Empty (the default): none.
+   * Needs a restart.
    */
   readonly extension_experiments?: readonly ExtensionExperiment[];
   /**
@@ -1060,7 +1138,7 @@ export interface GatewayConfig {
   readonly watch_config?: boolean;
 }
 
-export type ExtensionExperiment = 'pins' | 'error_facet';
+export type ExtensionExperiment = 'pins' | 'error_facet' | 'batch_resolve';
 
 /**
  * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
@@ -1500,6 +1578,54 @@ interface QuicktypeLenientResolveFacet {
   readonly status: Status;
 }
 
+/**
+ * Experimental (batch_resolve, record 0004): the result of a batch resolve, one entry per
+ * batch entry in order: a served tool with its Shape B facet, or the error a single
+ * tools/resolve of that name gives (-32602 for a tool not served to this caller).
+ */
+export interface LenientBatchResolveResult {
+  readonly _meta: LenientBatchResolveResultMeta;
+  readonly results: readonly [LenientResultClass, ...LenientResultClass[]];
+  [property: string]: unknown;
+}
+
+export interface LenientBatchResolveResultMeta {
+  readonly 'app.mcpproxy/required-tools': BatchResolveFacet;
+  [property: string]: unknown;
+}
+
+export interface LenientResultClass {
+  /**
+   * An MCP Tool as served (only what the carriers here need to name).
+   */
+  readonly tool?: LenientPurpleTool;
+  readonly error?: LenientError;
+  readonly name?: string;
+}
+
+export interface LenientError {
+  readonly code: number;
+  readonly data?: unknown;
+  readonly message: string;
+  [property: string]: unknown;
+}
+
+/**
+ * An MCP Tool as served (only what the carriers here need to name).
+ */
+export interface LenientPurpleTool {
+  readonly _meta: LenientPurpleMeta;
+  readonly annotations?: { [key: string]: unknown };
+  readonly inputSchema: { [key: string]: unknown };
+  readonly name: string;
+  [property: string]: unknown;
+}
+
+export interface LenientPurpleMeta {
+  readonly 'app.mcpproxy/required-tools': LenientResolveFacet;
+  [property: string]: unknown;
+}
+
 interface QuicktypeLenientRestToolVerdictShape {
   readonly action?: LenientAction;
   readonly detail?: Text;
@@ -1613,22 +1739,22 @@ export interface LenientShapeBResponseResult {
   /**
    * An MCP Tool as served (only what the carriers here need to name).
    */
-  readonly tool: LenientToolObject;
+  readonly tool: LenientFluffyTool;
   [property: string]: unknown;
 }
 
 /**
  * An MCP Tool as served (only what the carriers here need to name).
  */
-export interface LenientToolObject {
-  readonly _meta: LenientToolMeta;
+export interface LenientFluffyTool {
+  readonly _meta: LenientFluffyMeta;
   readonly annotations?: { [key: string]: unknown };
   readonly inputSchema: { [key: string]: unknown };
   readonly name: string;
   [property: string]: unknown;
 }
 
-export interface LenientToolMeta {
+export interface LenientFluffyMeta {
   readonly 'app.mcpproxy/required-tools': LenientResolveFacet;
   [property: string]: unknown;
 }
@@ -1728,6 +1854,9 @@ export interface StrictTypes {
   readonly PinnedResponseFacet: PinnedResponseFacet;
   readonly ErrorFacet: ErrorFacet;
   readonly ResolveFacet: ResolveFacet;
+  readonly BatchResolveParams: BatchResolveParams;
+  readonly BatchResolveFacet: BatchResolveFacet;
+  readonly BatchResolveResult: BatchResolveResult;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;
   readonly RestToolVerdictShape: RestToolVerdictShape;
@@ -1812,6 +1941,9 @@ export interface LenientTypes {
   readonly PinnedResponseFacet: LenientPinnedResponseFacet;
   readonly ErrorFacet: ErrorFacet;
   readonly ResolveFacet: LenientResolveFacet;
+  readonly BatchResolveParams: BatchResolveParams;
+  readonly BatchResolveFacet: BatchResolveFacet;
+  readonly BatchResolveResult: LenientBatchResolveResult;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;
   readonly RestToolVerdictShape: LenientRestToolVerdictShape;
