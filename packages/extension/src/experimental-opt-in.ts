@@ -6,10 +6,11 @@ import { clientDeclaration, isNegotiated, isRecord, member } from './negotiation
  * The prototypes of the repository's decision records (docs/decisions/) the extension can serve:
  * `pins`, pin_hash on rider entries (record 0003); `error_facet`, a malformed rider answered by
  * the carrier's normal answer and an error facet instead of -32602 (record 0002); `batch_resolve`,
- * tools/resolve naming 1-50 tools in one exchange (record 0004). The gateway's
+ * tools/resolve naming 1-50 tools in one exchange (record 0004); `ping_carrier`, the rider on
+ * `ping` (record 0001). The gateway's
  * config enum (extension_experiments) lists the same names.
  */
-export const EXTENSION_EXPERIMENTS = ['pins', 'error_facet', 'batch_resolve'] as const;
+export const EXTENSION_EXPERIMENTS = ['pins', 'error_facet', 'batch_resolve', 'ping_carrier'] as const;
 export type ExtensionExperiment = (typeof EXTENSION_EXPERIMENTS)[number];
 
 const KNOWN = new Set<string>(EXTENSION_EXPERIMENTS);

@@ -7,6 +7,7 @@ import { enabledExperiments, requestedExperiments, type ExtensionExperiment } fr
 import { runInBandCheck, type ActivitySink, type InBandCheckOptions } from './in-band-check.js';
 import type { InBandOutcome, InBandSurface } from './in-band-outcome.js';
 import { OwnToolHandlers } from './own-tool-handlers.js';
+import { pingWithRider } from './ping-carrier.js';
 import { listToolsWithRider } from './rider-carrier.js';
 import { gatewayStateSource, toolStateSource, type GatewayState, type ListingReader, type StateSource } from './state-source.js';
 import { callbackAvailability, snapshotAvailability, type ToolAvailabilityCallbacks, type ToolStateReader } from './tool-availability.js';
@@ -33,7 +34,7 @@ export interface RequiredToolsExtensionOptions {
    * only to a client that also asks for it by name (`experimental: { pins: true }` in its
    * declaration of the extension): `pins`, pin_hash on rider entries (needs `gateway`: only an
    * evaluator snapshot holds tool hashes); `error_facet`; `batch_resolve`, tools/resolve naming 1-50
-   * tools at once (docs/decisions/0004). Absent or empty: exactly the settings-version behaviour,
+   * tools at once (docs/decisions/0004); `ping_carrier`, the rider on ping (docs/decisions/0001). Absent or empty: exactly the settings-version behaviour,
    * for every client.
    */
   readonly experiments?: Iterable<ExtensionExperiment>;
@@ -122,6 +123,13 @@ export class RequiredToolsExtension {
       });
     } else {
       server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: ResolveParamsSchema }, (params, ctx) => resolveTool(server, params, ctx, resolving(ctx)));
+    }
+    if (this.#experiments.has('ping_carrier')) {
+      // The SDK answers ping itself with an empty result; the experiment takes over only that answer.
+      server.setRequestHandler('ping', (_request, ctx) => {
+        const granted = requestedExperiments(server, ctx, this.#experiments);
+        return pingWithRider(server, ctx, (rider) => this.#check('mcp-rider', rider, ctx, () => own.all(ctx), granted.has('pins') ? { pins: true } : {}), granted);
+      });
     }
     this.#attached.set(server, own);
   }

@@ -70,8 +70,8 @@ async function pinnedRider(extension: RequiredToolsExtension, settings: Declarat
 
 describe('experiments the server enables', () => {
   it('are only names the extension has, and pins needs the gateway state (the one source with hashes)', () => {
-    expect(EXTENSION_EXPERIMENTS).toEqual(['pins', 'error_facet', 'batch_resolve']);
-    expect(() => filesExtension(['pin' as ExtensionExperiment])).toThrow('unknown experiment "pin" (known: pins, error_facet, batch_resolve)');
+    expect(EXTENSION_EXPERIMENTS).toEqual(['pins', 'error_facet', 'batch_resolve', 'ping_carrier']);
+    expect(() => filesExtension(['pin' as ExtensionExperiment])).toThrow('unknown experiment "pin" (known: pins, error_facet, batch_resolve, ping_carrier)');
     expect(() => new RequiredToolsExtension({ state: () => ({}), activity: () => undefined, experiments: ['pins'] })).toThrow('the pins experiment needs the gateway state source');
     expect(() => new RequiredToolsExtension({ state: () => ({}), activity: () => undefined, experiments: [] })).not.toThrow();
   });

@@ -109,14 +109,16 @@ export interface ClientSettings {
  * Prototypes a client asks for by name, each true to ask (docs/decisions/): pins (pin_hash
  * on rider entries, record 0003), error_facet (a malformed rider answered by the carrier's
  * normal answer and an ErrorFacet instead of -32602, record 0002), batch_resolve
- * (tools/resolve naming 1-50 tools in one exchange, BatchResolveParams, record 0004). Each
- * is served only when the server also enables it (the gateway: extension_experiments); a
- * name the server does not know or has not enabled is ignored, so a client may ask for
- * prototypes of later versions.
+ * (tools/resolve naming 1-50 tools in one exchange, BatchResolveParams, record 0004),
+ * ping_carrier (the Shape A rider on ping, whose result is otherwise empty,
+ * ShapeAPingResponse, record 0001). Each is served only when the server also enables it
+ * (the gateway: extension_experiments); a name the server does not know or has not enabled
+ * is ignored, so a client may ask for prototypes of later versions.
  */
 export interface ExperimentalFeatures {
   readonly batch_resolve?: boolean;
   readonly error_facet?: boolean;
+  readonly ping_carrier?: boolean;
   readonly pins?: boolean;
   [property: string]: boolean;
 }
@@ -952,14 +954,36 @@ export interface ShapeAResponse {
 }
 
 export interface ShapeAResponseResult {
-  readonly _meta: ResultMeta;
+  readonly _meta: FluffyMeta;
   readonly nextCursor?: string;
   readonly resultType?: 'complete';
   readonly tools: readonly Tool[];
   [property: string]: unknown;
 }
 
-export interface ResultMeta {
+export interface FluffyMeta {
+  readonly 'app.mcpproxy/required-tools': ResponseFacet;
+  [property: string]: unknown;
+}
+
+/**
+ * Experimental (ping_carrier, record 0001): a ping JSON-RPC response carrying the Shape A
+ * facet (a ping result is otherwise empty).
+ */
+export interface ShapeAPingResponse {
+  readonly id: number | string;
+  readonly jsonrpc: '2.0';
+  readonly result: ShapeAPingResponseResult;
+  [property: string]: unknown;
+}
+
+export interface ShapeAPingResponseResult {
+  readonly _meta: TentacledMeta;
+  readonly resultType?: 'complete';
+  [property: string]: unknown;
+}
+
+export interface TentacledMeta {
   readonly 'app.mcpproxy/required-tools': ResponseFacet;
   [property: string]: unknown;
 }
@@ -987,14 +1011,14 @@ export interface ShapeBResponseResult {
  * An MCP Tool as served (only what the carriers here need to name).
  */
 export interface FluffyTool {
-  readonly _meta: FluffyMeta;
+  readonly _meta: StickyMeta;
   readonly annotations?: { [key: string]: unknown };
   readonly inputSchema: { [key: string]: unknown };
   readonly name: string;
   [property: string]: unknown;
 }
 
-export interface FluffyMeta {
+export interface StickyMeta {
   readonly 'app.mcpproxy/required-tools': ResolveFacet;
   [property: string]: unknown;
 }
@@ -1049,10 +1073,11 @@ export interface GatewayConfig {
    * (docs/decisions/ in the repository): pins (pin_hash on rider entries, compared only for a
    * tool that is otherwise ready), error_facet (a malformed rider answered by the carrier's
    * normal answer and an error facet instead of -32602), batch_resolve (tools/resolve naming
-   * 1-50 tools in one exchange, with the set verdict). Each also needs the client to ask for
-   * it by name in its declaration of the extension (experimental: { <name>: true }); a client
-   * that does not ask sees exactly the settings-version behaviour. Empty (the default): none.
-   * Needs a restart.
+   * 1-50 tools in one exchange, with the set verdict), ping_carrier (the rider on ping, so a
+   * check does not carry the tool listing). Each also needs the client to ask for it by name
+   * in its declaration of the extension (experimental: { <name>: true }); a client that does
+   * not ask sees exactly the settings-version behaviour. Empty (the default): none. Needs a
+   * restart.
    */
   readonly extension_experiments?: readonly ExtensionExperiment[];
   /**
@@ -1138,7 +1163,7 @@ export interface GatewayConfig {
   readonly watch_config?: boolean;
 }
 
-export type ExtensionExperiment = 'pins' | 'error_facet' | 'batch_resolve';
+export type ExtensionExperiment = 'pins' | 'error_facet' | 'batch_resolve' | 'ping_carrier';
 
 /**
  * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
@@ -1712,14 +1737,36 @@ export interface LenientShapeAResponse {
 }
 
 export interface LenientShapeAResponseResult {
-  readonly _meta: LenientResultMeta;
+  readonly _meta: LenientFluffyMeta;
   readonly nextCursor?: string;
   readonly resultType?: 'complete';
   readonly tools: readonly Tool[];
   [property: string]: unknown;
 }
 
-export interface LenientResultMeta {
+export interface LenientFluffyMeta {
+  readonly 'app.mcpproxy/required-tools': LenientResponseFacet;
+  [property: string]: unknown;
+}
+
+/**
+ * Experimental (ping_carrier, record 0001): a ping JSON-RPC response carrying the Shape A
+ * facet (a ping result is otherwise empty).
+ */
+export interface LenientShapeAPingResponse {
+  readonly id: number | string;
+  readonly jsonrpc: '2.0';
+  readonly result: LenientShapeAPingResponseResult;
+  [property: string]: unknown;
+}
+
+export interface LenientShapeAPingResponseResult {
+  readonly _meta: LenientTentacledMeta;
+  readonly resultType?: 'complete';
+  [property: string]: unknown;
+}
+
+export interface LenientTentacledMeta {
   readonly 'app.mcpproxy/required-tools': LenientResponseFacet;
   [property: string]: unknown;
 }
@@ -1747,14 +1794,14 @@ export interface LenientShapeBResponseResult {
  * An MCP Tool as served (only what the carriers here need to name).
  */
 export interface LenientFluffyTool {
-  readonly _meta: LenientFluffyMeta;
+  readonly _meta: LenientStickyMeta;
   readonly annotations?: { [key: string]: unknown };
   readonly inputSchema: { [key: string]: unknown };
   readonly name: string;
   [property: string]: unknown;
 }
 
-export interface LenientFluffyMeta {
+export interface LenientStickyMeta {
   readonly 'app.mcpproxy/required-tools': LenientResolveFacet;
   [property: string]: unknown;
 }
@@ -1899,6 +1946,7 @@ export interface StrictTypes {
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: ShapeAResponse;
+  readonly ShapeAPingResponse: ShapeAPingResponse;
   readonly ShapeBResponse: ShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
@@ -1986,6 +2034,7 @@ export interface LenientTypes {
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: LenientShapeAResponse;
+  readonly ShapeAPingResponse: LenientShapeAPingResponse;
   readonly ShapeBResponse: LenientShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;

@@ -79,6 +79,7 @@ export type DefName =
   | 'Tool'
   | 'ShapeARequest'
   | 'ShapeAResponse'
+  | 'ShapeAPingResponse'
   | 'ShapeBResponse'
   | 'ServerName'
   | 'ProfileName'

@@ -8,13 +8,14 @@
 // on one keep-alive connection, 127.0.0.1 only, alternating per round; gateway CPU from
 // /proc/<pid>/stat around each call. Bounded: BENCH_ROUNDS rounds (default 60) and a 4-minute watchdog.
 // Run: cd packages/server && npx tsx bench/decisions/batch-resolve.ts
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXTENSION_ID, reasonTreatment, worstVerdict, type ResolveFacet } from '@mcpproxy/schema';
 import { reportTarget } from '../bench-target.js';
 import { startCatalogueGateway, type CatalogueGateway } from '../catalogue-gateway.js';
 import { rawTarget, rawToolsList, type RawPost } from '../raw-tools-list.js';
+import { jsonRpcResult, medianAndSpread, processCpuMs } from './process-cpu.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 60);
 const WARMUP = 5;
@@ -59,27 +60,9 @@ const posts = (n: number) => ({
 type Way = keyof ReturnType<typeof posts>;
 const WAYS: readonly Way[] = ['single', 'batch', 'rider'];
 
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-}
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const quartiles = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${s[Math.floor(s.length / 4)]!.toFixed(2)}-${s[Math.floor((3 * s.length) / 4)]!.toFixed(2)}`;
-};
-
 /** The verdict a client without the set facet computes from N Shape B facets (every code mapped through the registry). */
 function aggregate(facets: readonly ResolveFacet[]): string {
   return worstVerdict(facets.map((facet) => (facet.status === 'ready' ? 'ready' : reasonTreatment(facet.reason ?? '').verdict)));
-}
-
-function resultOf(body: Buffer): Record<string, unknown> {
-  const text = body.toString('utf8');
-  const parsed = JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}')) as { result?: Record<string, unknown>; error?: unknown };
-  if (parsed.result === undefined) throw new Error(`no result: ${text.slice(0, 300)}`);
-  return parsed.result;
 }
 
 async function main(): Promise<void> {
@@ -98,7 +81,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < WARMUP + ROUNDS; round++) {
       const order = WAYS.map((_, i) => WAYS[(i + round) % WAYS.length]!);
       for (const way of order) {
-        const before = cpuMs(pid);
+        const before = processCpuMs(pid);
         let elapsed = 0;
         let size = 0;
         const bodies: Buffer[] = [];
@@ -110,32 +93,32 @@ async function main(): Promise<void> {
         }
         if (round < WARMUP) continue;
         ms[way].push(elapsed);
-        cpu[way] += cpuMs(pid) - before;
+        cpu[way] += processCpuMs(pid) - before;
         bytes[way] = size;
         if (round === WARMUP) {
           if (way === 'single') {
-            const facets = bodies.map((body) => (resultOf(body)['tool'] as { _meta: Record<string, ResolveFacet> })._meta[EXTENSION_ID]!);
+            const facets = bodies.map((body) => (jsonRpcResult(body)['tool'] as { _meta: Record<string, ResolveFacet> })._meta[EXTENSION_ID]!);
             const started = process.hrtime.bigint();
             for (let k = 0; k < 1000; k++) verdicts.single = aggregate(facets);
             aggregateUs = Number(process.hrtime.bigint() - started) / 1e3 / 1000;
           }
-          if (way === 'batch') verdicts.batch = (resultOf(bodies[0]!)['_meta'] as Record<string, { verdict: string }>)[EXTENSION_ID]!.verdict;
-          if (way === 'rider') verdicts.rider = (resultOf(bodies[0]!)['_meta'] as Record<string, { verdict: string }>)[EXTENSION_ID]!.verdict;
+          if (way === 'batch') verdicts.batch = (jsonRpcResult(bodies[0]!)['_meta'] as Record<string, { verdict: string }>)[EXTENSION_ID]!.verdict;
+          if (way === 'rider') verdicts.rider = (jsonRpcResult(bodies[0]!)['_meta'] as Record<string, { verdict: string }>)[EXTENSION_ID]!.verdict;
         }
       }
     }
     if (new Set(Object.values(verdicts)).size !== 1) throw new Error(`N=${n}: the three ways disagree: ${JSON.stringify(verdicts)}`);
     for (const way of WAYS) {
       rows.push(
-        `N=${String(n).padStart(2)} ${way.padEnd(6)} ${sent[way].length} POST(s)  median ${median(ms[way]).toFixed(2)} ms (IQR ${quartiles(ms[way])})  ${bytes[way]} bytes  gateway CPU ${(cpu[way] / ROUNDS).toFixed(2)} ms/check  verdict ${verdicts[way]}`,
+        `N=${String(n).padStart(2)} ${way.padEnd(6)} ${sent[way].length} POST(s)  ${medianAndSpread(ms[way]).text}  ${bytes[way]} bytes  gateway CPU ${(cpu[way] / ROUNDS).toFixed(2)} ms/check  verdict ${verdicts[way]}`,
       );
     }
     rows.push(`N=${String(n).padStart(2)} client-side aggregation of ${n} Shape B facets (worst class via the reason registry): ${aggregateUs.toFixed(2)} us`);
-    const ratio = median(ms.batch) / median(ms.single);
+    const ratio = medianAndSpread(ms.batch).median / medianAndSpread(ms.single).median;
     reportTarget({
       id: `decision-0004-batch-n${n}`,
       measure: `one batch tools/resolve vs ${n} single tools/resolve, ${UPSTREAMS * PER_UPSTREAM} tools, 2026-07-28, same run`,
-      figure: `${ratio.toFixed(2)}x (${median(ms.batch).toFixed(2)} ms vs ${median(ms.single).toFixed(2)} ms median; rider ${median(ms.rider).toFixed(2)} ms)`,
+      figure: `${ratio.toFixed(2)}x (${medianAndSpread(ms.batch).median.toFixed(2)} ms vs ${medianAndSpread(ms.single).median.toFixed(2)} ms median; rider ${medianAndSpread(ms.rider).median.toFixed(2)} ms)`,
       target: 'informational (decision record 0004)',
       met: true,
     });
