@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/store/data-dir-lock.js';
 import { MIGRATIONS, migrate } from '../src/store/migrations.js';
-import { TRIM_EVERY_RECORDS } from '../src/store/sqlite-store.js';
+import { segmentRecords } from '../src/store/activity-segments.js';
 import { STORE_FILE_NAME, openStore } from '../src/store/store.js';
 import type { Store } from '../src/store/store.js';
 
@@ -294,19 +294,31 @@ describe('store contents', () => {
     expect((await store.queryActivity({ limit: 1000 })).map((r) => r.request_id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
   });
 
-  it('keeps the count limit of the last retention pass as it writes, trimming the oldest every TRIM_EVERY_RECORDS', async () => {
+  it('keeps the count limit of the last retention pass as it writes, dropping the oldest segments as each new one starts', async () => {
     const store = open(tempDir());
     const at = '2026-03-31T00:00:00.000Z';
-    expect(await store.pruneActivity({ maxRecords: 50, maxAgeDays: 30 }, new Date(at))).toBe(0);
+    const limit = 50;
+    expect(await store.pruneActivity({ maxRecords: limit, maxAgeDays: 30 }, new Date(at))).toBe(0);
+    // Segments of a tenth of the limit, at least 100 records. Once a new one starts, the oldest are dropped
+    // while the rest still hold the limit: that leaves less than the limit plus the oldest kept segment,
+    // and the newest fills up by one more segment (and the batch that fills it) before the next drop.
+    const step = segmentRecords(limit);
+    expect(step).toBe(100);
     const append = (i: number) => store.appendActivity({ type: 'preflight', timestamp: at, status: 'success', request_id: `r${i}`, metadata: {} });
-    // One batch of TRIM_EVERY_RECORDS - 1 records: no trim yet.
-    await Promise.all(Array.from({ length: TRIM_EVERY_RECORDS - 1 }, (_, i) => append(i)));
-    expect((await store.queryActivity({ limit: 1000 })).length).toBe(TRIM_EVERY_RECORDS - 1);
-    // The batch that crosses it is trimmed to the newest 50, whatever the hourly pass does.
-    await Promise.all(Array.from({ length: 10 }, (_, i) => append(TRIM_EVERY_RECORDS - 1 + i)));
-    const left = await store.queryActivity({ limit: 1000 });
-    expect(left.length).toBe(50);
-    expect(left.map((r) => r.request_id)).toEqual(Array.from({ length: 50 }, (_, i) => `r${TRIM_EVERY_RECORDS + 8 - i}`));
+    const batch = 10;
+    let written = 0;
+    let trimmed = false;
+    while (written < 1000) {
+      await Promise.all(Array.from({ length: batch }, (_, i) => append(written + i)));
+      written += batch;
+      const kept = (await store.queryActivity({ limit: 1000 })).map((r) => r.request_id);
+      expect(kept.length, `after ${written} records`).toBeLessThan(limit + 2 * step + batch);
+      if (written >= limit) expect(kept.length, `after ${written} records`).toBeGreaterThanOrEqual(limit);
+      // Always the newest ones, none missing in between.
+      expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => `r${written - 1 - i}`));
+      trimmed ||= kept.length < written;
+    }
+    expect(trimmed).toBe(true);
   });
 
   it('rejects calls after close instead of answering from a dead handle', async () => {
