@@ -26,7 +26,9 @@ function record(requestId: string, metadata: object = { verdict: 'ready', ids_co
 /** A second connection to the store's file: it sees a record only once its transaction has committed. */
 function reader(dir: string): BetterSqlite3.Database {
   const db = new BetterSqlite3(join(dir, STORE_FILE_NAME), { readonly: true });
-  defer(() => db.close());
+  defer(() => {
+    db.close();
+  });
   return db;
 }
 

@@ -105,7 +105,9 @@ export class ActivitySegments {
     this.insertRows = db.transaction((args: readonly unknown[], rows: number) => {
       for (let done = 0; done < rows; done += MAX_ROWS_PER_STATEMENT) {
         const count = Math.min(MAX_ROWS_PER_STATEMENT, rows - done);
-        this.insertOf(count).run(count === rows ? args : args.slice(done * PARAMETERS_PER_ROW, (done + count) * PARAMETERS_PER_ROW));
+        // Spread, not an array: better-sqlite3 reads an array element by element through the V8 API
+        // (callgrind: ~40% more instructions to bind a batch of ten).
+        this.insertOf(count).run(...(count === rows ? args : args.slice(done * PARAMETERS_PER_ROW, (done + count) * PARAMETERS_PER_ROW)));
       }
     });
   }
