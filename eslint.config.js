@@ -62,6 +62,11 @@ export default tseslint.config(
     };
   })(),
   {
+    // The operator UI runs in the browser.
+    files: ['packages/ui/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test-d.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

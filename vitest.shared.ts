@@ -10,6 +10,8 @@ export default defineConfig({
     // test waits for events, so a generous bound costs nothing unless something is broken.
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    // expect.poll gives up after 1 s by default: too short for a page or a process on that machine.
+    expect: { poll: { timeout: 30_000, interval: 50 } },
     reporters: ['default'],
     // fast-check: a failure prints its seed, its path and the command that replays it.
     setupFiles: [fileURLToPath(new URL('./vitest.fast-check.ts', import.meta.url))],

@@ -1,5 +1,7 @@
 import { activityList } from './commands/activity-list.js';
 import { authLogin } from './commands/auth-login.js';
+import { authLogout } from './commands/auth-logout.js';
+import { authStatus } from './commands/auth-status.js';
 import { serve } from './commands/serve.js';
 import { serverActions, serversList } from './commands/servers.js';
 import { tokensCreate, tokensList, tokensRevoke } from './commands/tokens.js';
@@ -24,6 +26,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   tokensList,
   tokensRevoke,
   authLogin,
+  authStatus,
+  authLogout,
 ];
 
 /** The groups (first words) with a one-line description each. */
@@ -32,5 +36,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   servers: 'List upstream servers and act on them',
   activity: 'Browse the activity log',
   tokens: 'Create, list and revoke agent tokens',
-  auth: 'Credentials for upstream servers',
+  auth: 'Log in to upstream servers (OAuth or a token), see and forget logins',
 };

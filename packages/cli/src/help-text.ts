@@ -4,7 +4,8 @@ import { textTable } from './output/text-table.js';
 
 const CONNECTION_NOTE = [
   'Where commands connect: --url or MCPPROXY_URL, else the address the gateway of the data directory',
-  'runs on (<data_dir>/gateway.json), else MCPPROXY_LISTEN, else the --config file\'s listen address,',
+  'runs on (<data_dir>/gateway.json; a `serve --stdio` gateway is reached over its local socket,',
+  '<data_dir>/gateway.sock), else MCPPROXY_LISTEN, else the --config file\'s listen address,',
   'else http://127.0.0.1:8080. Credential: --api-key / MCPPROXY_API_KEY (operator), --token /',
   'MCPPROXY_TOKEN (agent token), else the key in <data_dir>/api-key.',
 ].join('\n');

@@ -45,7 +45,14 @@ describe('mcpproxy auth login', () => {
     expect(run.code).toBe(11);
     const tool = (JSON.parse(run.stdout) as { tools: { reason: string; action: string; remediation: string }[] }).tools[0]!;
     expect([tool.reason, tool.action]).toEqual(['oauth_required', 'login']);
-    expect(tool.remediation).toContain('mcpproxy auth login web --token-stdin');
+    expect(tool.remediation).toMatch(/: mcpproxy auth login web$/);
+  });
+
+  it('without --token, an upstream that names no authorization server: exit 1, pointing at --token-stdin', async () => {
+    const run = await cli(['auth', 'login', 'web', '--no-browser']);
+    expect([run.code, isOneLineError(run.stderr)]).toEqual([1, true]);
+    expect(run.stderr).toContain('oauth_failed');
+    expect(run.stderr).toContain('mcpproxy auth login web --token-stdin');
   });
 
   it('a wrong token: exit 1, the upstream still answers 401', async () => {

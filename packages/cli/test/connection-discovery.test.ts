@@ -1,5 +1,6 @@
 // Where the CLI connects without --url: the gateway of the data directory where it really runs
-// (its record), else MCPPROXY_LISTEN, else the config file's listen, else 127.0.0.1:8080.
+// (its record: its HTTP origin, or its local socket when it has no HTTP listener), else
+// MCPPROXY_LISTEN, else the config file's listen, else 127.0.0.1:8080.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,10 +43,28 @@ describe('gateway discovery', () => {
     expect(originOf({}, { MCPPROXY_URL: 'http://127.0.0.1:4321' })).toBe('http://127.0.0.1:4321');
   });
 
+  it('a running gateway without an HTTP listener (stdio) is reached over its local socket; one with both over HTTP', () => {
+    const socket = join(dataDir, 'gateway.sock');
+    writeFileSync(join(dataDir, 'gateway.json'), JSON.stringify({ pid: process.pid, socket }));
+    const viaSocket = resolveConnection({ values: {}, env: { MCPPROXY_DATA_DIR: dataDir, MCPPROXY_LISTEN: '127.0.0.1:9999' } });
+    expect(viaSocket.socket).toBe(socket);
+    expect(viaSocket.origin).toBe('http://localhost');
+    // The key stored in the data directory goes along: the socket is on this machine.
+    writeFileSync(join(dataDir, 'api-key'), 'stored-admin-key-0123456789\n');
+    expect(resolveConnection({ values: {}, env: { MCPPROXY_DATA_DIR: dataDir } }).credential).toMatchObject({ kind: 'api-key', secret: 'stored-admin-key-0123456789' });
+    // --url still wins, and does not go to the socket.
+    expect(resolveConnection({ values: { url: 'http://127.0.0.1:1234' }, env: { MCPPROXY_DATA_DIR: dataDir } }).socket).toBeUndefined();
+    writeFileSync(join(dataDir, 'gateway.json'), JSON.stringify({ pid: process.pid, origin: 'http://127.0.0.1:45678', socket }));
+    const both = resolveConnection({ values: {}, env: { MCPPROXY_DATA_DIR: dataDir } });
+    expect([both.origin, both.socket]).toEqual(['http://127.0.0.1:45678', undefined]);
+    rmSync(join(dataDir, 'api-key'));
+  });
+
   it('a record left by a gateway that is gone, or one it cannot read, is passed over', async () => {
     record(await exitedPid(), 'http://127.0.0.1:45678');
     expect(originOf({})).toBe('http://127.0.0.1:8080');
-    for (const text of ['{', '[]', '{"pid":"1","origin":"http://127.0.0.1:1"}', `{"pid":${process.pid},"origin":"ftp://x"}`, `{"pid":${process.pid}}`]) {
+    const exited = await exitedPid();
+    for (const text of ['{', '[]', '{"pid":"1","origin":"http://127.0.0.1:1"}', `{"pid":${process.pid},"origin":"ftp://x"}`, `{"pid":${process.pid}}`, `{"pid":${process.pid},"socket":"relative.sock"}`, `{"pid":${exited},"socket":"/tmp/x.sock"}`]) {
       writeFileSync(join(dataDir, 'gateway.json'), text);
       expect(originOf({}), text).toBe('http://127.0.0.1:8080');
     }

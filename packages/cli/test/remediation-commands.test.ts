@@ -1,6 +1,7 @@
 // Every `mcpproxy ...` command the reason registry prints (detail and remediation, every variant,
 // every code including reserved ones) exists and parses (`--help` parses the whole line, flags
-// included), and each one runs for real against a gateway (auth login: see auth-login.test.ts,
+// included), and each one runs for real against a gateway (auth login: auth-login-oauth.test.ts runs
+// the remediation's own words against a real authorization server; auth-login.test.ts the --token form,
 // which needs an HTTP upstream answering 401).
 import { REASONS, type ReasonEntry } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,8 +12,11 @@ const inBand = (args: readonly string[], extra: readonly string[] = []) => runCl
 beforeAll(async () => {
   scratch = new Scratch();
   const tools = [{ name: 'echo', annotations: { readOnlyHint: true }, echo: true as const }, { name: 'bare' }];
+  // 'slow' never answers while this file runs: its start delay and the gateway's upstream timeout are both an hour,
+  // longer than any test file takes on a loaded machine (a 30 s timeout turned it into server_unhealthy there).
   gw = await serveGateway(scratch, {
-    servers: [fixtureServer(scratch, 'alpha', tools), fixtureServer(scratch, 'off', tools, { enabled: false }), fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '600000'])],
+    upstream_timeout_ms: 3_600_000,
+    servers: [fixtureServer(scratch, 'alpha', tools), fixtureServer(scratch, 'off', tools, { enabled: false }), fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '3600000'])],
     profiles: [{ name: 'only-alpha', servers: ['alpha'] }],
     agent_tokens: [{ name: 'agent', token: AGENT_SECRET, allowed_servers: ['alpha'] }],
   });

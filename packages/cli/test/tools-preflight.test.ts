@@ -16,10 +16,13 @@ const preflight = (args: readonly string[], env: Record<string, string> = {}) =>
 beforeAll(async () => {
   scratch = new Scratch();
   const tools = [{ name: 'echo', annotations: READ_ONLY, echo: true as const }, { name: 'write', annotations: { readOnlyHint: false, destructiveHint: true } }, { name: 'bare' }, { name: 'denied' }];
+  // 'slow' never answers while this file runs: its start delay and the gateway's upstream timeout are both an hour,
+  // longer than any test file takes on a loaded machine (a 30 s timeout turned it into server_unhealthy there).
   gw = await serveGateway(scratch, {
+    upstream_timeout_ms: 3_600_000,
     servers: [
       fixtureServer(scratch, 'alpha', tools, { disabled_tools: ['denied'] }),
-      fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '600000']),
+      fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '3600000']),
       fixtureServer(scratch, 'off', tools, { enabled: false }),
       fixtureServer(scratch, 'quar', tools, { quarantined: true }),
     ],

@@ -1,6 +1,6 @@
 import { checkValue, lenientValidators, MAX_TOOLS, type Policy } from '@mcpproxy/schema';
-import type { Client } from '@modelcontextprotocol/client';
 import type { CarriageAnswer } from './carriage-answer.js';
+import type { CarriageClient, CarriageRequestOptions } from './carriage-client.js';
 import { messageOf } from './message-of.js';
 
 export const DESCRIBE_TOOL = 'describe_tool';
@@ -10,14 +10,12 @@ export const DESCRIBE_TOOL = 'describe_tool';
  * content. Only ever called on a server that advertised the extension (the caller checks): an
  * unknown server's tool is never called.
  */
-export async function checkModePreflight(client: Client, ids: readonly string[], policy: Policy | undefined, options: { signal?: AbortSignal; timeoutMs: number }): Promise<CarriageAnswer> {
+export async function checkModePreflight(client: CarriageClient, ids: readonly string[], policy: Policy | undefined, options: CarriageRequestOptions): Promise<CarriageAnswer> {
   if (ids.length > MAX_TOOLS) return { ok: false, reason: `check mode takes at most ${MAX_TOOLS} ids (${ids.length} given)` };
-  let result: { isError?: boolean; content?: unknown };
+  let result: { isError?: unknown; content?: unknown };
   try {
-    result = (await client.callTool(
-      { name: DESCRIBE_TOOL, arguments: { tool_ids: [...ids], check: true, ...(policy === undefined ? {} : { filters: policy }) } },
-      { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
-    )) as { isError?: boolean; content?: unknown };
+    const raw = await client.callTool(DESCRIBE_TOOL, { tool_ids: [...ids], check: true, ...(policy === undefined ? {} : { filters: policy }) }, options);
+    result = typeof raw === 'object' && raw !== null ? raw : {};
   } catch (error) {
     return { ok: false, reason: `${DESCRIBE_TOOL} failed: ${messageOf(error)}` };
   }

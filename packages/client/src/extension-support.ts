@@ -32,7 +32,7 @@ export function extensionSupport(client: Client): ExtensionSupport {
  * non-retryable and blocked; an earlier one emits only codes this client knows. Either way the
  * answer is one it can use, so only a version that is not a settings version at all is refused.
  */
-export function negotiableVersion(support: ExtensionSupport): boolean {
+export function negotiableVersion(support: { readonly version?: unknown }): boolean {
   const version = support.version;
   return version === undefined || (typeof version === 'number' && Number.isInteger(version) && version >= 1);
 }

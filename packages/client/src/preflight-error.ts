@@ -31,13 +31,19 @@ export class RequiredToolsUnavailableError extends PreflightError {
 
   constructor(result: PreflightResult) {
     const unavailable = result.tools.filter((tool): tool is UnavailableTool => tool.status === 'unavailable');
-    const list = unavailable.map((tool) => `${tool.id} (${tool.reason}${tool.detail === undefined ? '' : `: ${tool.detail}`})`).join('; ');
+    const list = unavailable.map(describeUnavailable).join('; ');
     super('tools_unavailable', `${unavailable.length} of ${result.tools.length} required tools unavailable (verdict ${result.verdict}): ${list}`, result.attempts);
     this.verdict = result.verdict;
     this.unavailable = unavailable;
     this.carriage = result.carriage;
     this.result = result;
   }
+}
+
+/** One unavailable tool for a message: its id, reason, detail and what to do about it. */
+function describeUnavailable(tool: UnavailableTool): string {
+  const said = [tool.detail, tool.remediation === undefined ? undefined : `remediation: ${tool.remediation}`].filter((part) => part !== undefined);
+  return `${tool.id} (${tool.reason}${said.length === 0 ? '' : `: ${said.join(' ')}`})`;
 }
 
 /** Why a carriage did not answer, as one line per attempt. */

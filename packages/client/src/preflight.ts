@@ -1,67 +1,14 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { SETTINGS_VERSION } from '@mcpproxy/schema';
-import type { CarriageAnswer } from './carriage-answer.js';
-import { checkModePreflight } from './check-mode-carriage.js';
-import { extensionSupport, negotiableVersion } from './extension-support.js';
-import { describeAttempts, PreflightError } from './preflight-error.js';
-import type { Carriage, CarriageAttempt, PreflightOptions, PreflightResult } from './preflight-result.js';
-import { restPreflight } from './rest-carriage.js';
-import { riderPreflight } from './rider-carriage.js';
-import { setVerdict, treatTool } from './tool-treatment.js';
-
-const DEFAULT_TIMEOUT_MS = 10_000;
+import type { PreflightOptions, PreflightResult } from './preflight-result.js';
+import { preflightThrough } from './preflight-through.js';
+import { sdkCarriageClient } from './sdk-carriage-client.js';
 
 /**
- * Asks whether the required tools can be used right now, by the first carriage that can answer:
- *
- * 1. the rider on tools/list, when the server advertised the extension and the session mirrors it;
- * 2. describe_tool check mode, when the rider gave no facet, but only on a server that advertised
- *    the extension (an unknown server's tools are never called);
- * 3. REST (`options.rest`), when given.
- *
- * Answers are read with the lenient validators (unknown reason codes: permanent, non-retryable,
- * blocked). When no carriage answers, a PreflightError with code `no_carriage` lists each one and why.
+ * Asks the MCP TypeScript SDK's Client whether the required tools can be used right now: the
+ * rider, then describe_tool check mode (only on a server that advertised the extension), then REST
+ * (`options.rest`). See preflightThrough for the rules; the runtime adapters
+ * (`@mcpproxy/client/ai-sdk`, `/openai-agents`, `/langchain`) apply the same ones to their clients.
  */
-export async function preflight(client: Client, ids: readonly string[], options: PreflightOptions = {}): Promise<PreflightResult> {
-  if (ids.length === 0) throw new PreflightError('invalid_request', 'preflight needs at least one tool id');
-  const request = { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(options.signal === undefined ? {} : { signal: options.signal }) };
-  const support = extensionSupport(client);
-  const attempts: CarriageAttempt[] = [];
-
-  const answered = (carriage: Carriage, outcome: CarriageAnswer): PreflightResult | undefined => {
-    if (!outcome.ok) {
-      attempts.push({ carriage, outcome: 'failed', reason: outcome.reason });
-      return undefined;
-    }
-    attempts.push({ carriage, outcome: 'answered', reason: 'answered' });
-    const tools = outcome.answer.tools.map(treatTool);
-    return { verdict: setVerdict(outcome.answer.verdict, tools), checked_at: outcome.answer.checked_at, request_id: outcome.answer.request_id, tools, carriage, attempts };
-  };
-
-  const inBand = !support.advertised
-    ? 'the server did not advertise app.mcpproxy/required-tools'
-    : !negotiableVersion(support)
-      ? `the server advertises settings version ${JSON.stringify(support.version)}, which is not a settings version (this client speaks ${SETTINGS_VERSION})`
-      : undefined;
-  if (inBand !== undefined) {
-    attempts.push({ carriage: 'rider', outcome: 'skipped', reason: inBand }, { carriage: 'check', outcome: 'skipped', reason: inBand });
-  } else {
-    let result: PreflightResult | undefined;
-    if (support.mirrored === false) {
-      attempts.push({ carriage: 'rider', outcome: 'skipped', reason: 'this 2025-11-25 session did not mirror the extension at initialize (pass requiredToolsCapabilities() to new Client)' });
-    } else {
-      result = answered('rider', await riderPreflight(client, support, ids, options.policy, request));
-      if (result !== undefined) return result;
-    }
-    result = answered('check', await checkModePreflight(client, ids, options.policy, request));
-    if (result !== undefined) return result;
-  }
-
-  if (options.rest === undefined) {
-    attempts.push({ carriage: 'rest', outcome: 'skipped', reason: 'no REST url given (options.rest)' });
-  } else {
-    const result = answered('rest', await restPreflight(options.rest, ids, options.policy, request));
-    if (result !== undefined) return result;
-  }
-  throw new PreflightError('no_carriage', `no carriage could answer the preflight: ${describeAttempts(attempts)}`, attempts);
+export function preflight(client: Client, ids: readonly string[], options: PreflightOptions = {}): Promise<PreflightResult> {
+  return preflightThrough(sdkCarriageClient(client), ids, options);
 }

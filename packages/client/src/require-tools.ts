@@ -31,13 +31,22 @@ const REAL_CLOCK: RequireToolsClock = { now: () => Date.now(), sleep };
  * ready result, or throws RequiredToolsUnavailableError listing every unavailable tool and why.
  * Carriage failures surface as the PreflightError of `preflight`.
  */
-export async function requireTools(client: Client, ids: readonly string[], options: RequireToolsOptions = {}): Promise<PreflightResult> {
+export function requireTools(client: Client, ids: readonly string[], options: RequireToolsOptions = {}): Promise<PreflightResult> {
+  return requireReady(() => preflight(client, ids, options), options);
+}
+
+/**
+ * The waiting rule of requireTools over any preflight (the runtime adapters pass theirs): ready
+ * resolves, degraded_retryable checks again with backoff until `waitMs`, anything else throws
+ * RequiredToolsUnavailableError.
+ */
+export async function requireReady(check: () => Promise<PreflightResult>, options: RequireToolsOptions = {}): Promise<PreflightResult> {
   const clock = options.clock ?? REAL_CLOCK;
   const deadline = clock.now() + Math.max(0, options.waitMs ?? 0);
   let delay = Math.max(1, options.initialDelayMs ?? 250);
   const maxDelay = Math.max(delay, options.maxDelayMs ?? 2000);
   for (;;) {
-    const result = await preflight(client, ids, options);
+    const result = await check();
     if (result.verdict === 'ready') return result;
     const left = deadline - clock.now();
     if (result.verdict !== 'degraded_retryable' || left <= 0) throw new RequiredToolsUnavailableError(result);

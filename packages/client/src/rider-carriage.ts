@@ -1,27 +1,20 @@
 import { checkValue, EXTENSION_ID, lenientValidators, MAX_TOOLS, type Policy, type RequestRider } from '@mcpproxy/schema';
-import type { Client } from '@modelcontextprotocol/client';
-import type { ExtensionSupport } from './extension-support.js';
-import { ANY_RESULT } from './any-result-schema.js';
+import type { CarriageAnswer } from './carriage-answer.js';
+import type { CarriageRequestOptions, RiderRoute } from './carriage-client.js';
 import { jsonRpcCode } from './json-rpc-code.js';
 import { messageOf } from './message-of.js';
-import { requestMeta } from './request-meta.js';
-import type { CarriageAnswer } from './carriage-answer.js';
 
 /**
  * Shape A: one tools/list carrying the rider, the verdict read from the result's
  * `_meta["app.mcpproxy/required-tools"]`. An answer without a facet means the server did not
  * negotiate the extension on this request (it ignored the rider, as core MCP says it may).
  */
-export async function riderPreflight(client: Client, support: ExtensionSupport, ids: readonly string[], policy: Policy | undefined, options: { signal?: AbortSignal; timeoutMs: number }): Promise<CarriageAnswer> {
+export async function riderPreflight(send: Extract<RiderRoute, { ok: true }>['send'], ids: readonly string[], policy: Policy | undefined, options: CarriageRequestOptions): Promise<CarriageAnswer> {
   if (ids.length > MAX_TOOLS) return { ok: false, reason: `the rider carries at most ${MAX_TOOLS} ids (${ids.length} given)` };
   const rider: RequestRider = { tools: ids.map((id) => ({ id })) as unknown as RequestRider['tools'], ...(policy === undefined ? {} : { policy }) };
   let result: Record<string, unknown>;
   try {
-    result = await client.request(
-      { method: 'tools/list', params: { _meta: requestMeta(client, support, { [EXTENSION_ID]: rider }) } },
-      ANY_RESULT,
-      { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
-    );
+    result = await send(rider, options);
   } catch (error) {
     const code = jsonRpcCode(error);
     return { ok: false, reason: `tools/list with the rider failed${code === undefined ? '' : ` (${code})`}: ${messageOf(error)}` };

@@ -27,6 +27,8 @@ export class Scratch {
 
 export interface FixtureTool {
   readonly name: string;
+  readonly description?: string;
+  readonly inputSchema?: Record<string, unknown>;
   readonly annotations?: Record<string, unknown>;
   readonly echo?: true;
 }

@@ -1,6 +1,8 @@
 // preflight / requireTools / resolve against the real gateway on both protocol revisions: the
 // rider when the session mirrors the extension, check mode when a 2025-11-25 session did not,
 // REST as the last resort, a typed error listing every carriage when none can answer.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkValue, strictValidators } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregateResolved, PreflightError, preflight, requiredToolsCapabilities, RequiredToolsUnavailableError, requireTools, resolve, ResolveError } from '../src/index.js';
@@ -14,14 +16,17 @@ let gw: Gateway;
 beforeAll(async () => {
   scratch = new Scratch();
   const tools = [{ name: 'echo', annotations: READ_ONLY, echo: true as const }, { name: 'bare' }];
+  // 'slow' never answers while this file runs: its start delay and the gateway's upstream timeout are both an hour,
+  // longer than any test file takes on a loaded machine (a 30 s timeout turned it into server_unhealthy there).
   gw = await startGateway(scratch, {
+    upstream_timeout_ms: 3_600_000,
     reconnect_initial_delay_ms: 100,
     servers: [
       fixtureServer(scratch, 'alpha', tools),
       fixtureServer(scratch, 'off', tools, { enabled: false }),
-      fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '600000']),
-      // Long enough that a loaded machine still sees it starting after the restart below.
-      fixtureServer(scratch, 'late', tools, {}, ['--start-delay-ms', '4000']),
+      fixtureServer(scratch, 'slow', tools, {}, ['--start-delay-ms', '3600000']),
+      // Holds every start for an hour until the test sends SIGUSR1 (its pid file names the newest start).
+      fixtureServer(scratch, 'late', tools, {}, ['--start-delay-ms', '3600000', '--pid-file', join(scratch.dir, 'late.pid')]),
     ],
     agent_tokens: [{ name: 'agent', token: AGENT, allowed_servers: ['alpha', 'late'] }],
   });
@@ -129,7 +134,7 @@ describe.each(ERAS)('on %s', (era) => {
 });
 
 describe('requireTools', () => {
-  it('resolves with the ready result; throws a typed error listing what is unavailable and why', async () => {
+  it('resolves with the ready result; throws a typed error listing what is unavailable, why, and what to do', async () => {
     const client = await connect(gw.mcpUrl, 'modern', requiredToolsCapabilities());
     try {
       expect((await requireTools(client, ['alpha:echo'])).verdict).toBe('ready');
@@ -138,7 +143,10 @@ describe('requireTools', () => {
       const unavailable = error as RequiredToolsUnavailableError;
       expect([unavailable.code, unavailable.verdict, unavailable.carriage]).toEqual(['tools_unavailable', 'unknown_ids', 'rider']);
       expect(unavailable.unavailable.map((t) => t.reason)).toEqual(['server_disabled', 'not_found']);
-      expect(unavailable.message).toBe('2 of 3 required tools unavailable (verdict unknown_ids): off:echo (server_disabled: Server off is disabled.); alpha:nope (not_found: Tool alpha:nope was not found.)');
+      expect(unavailable.message).toBe(
+        '2 of 3 required tools unavailable (verdict unknown_ids): off:echo (server_disabled: Server off is disabled. remediation: Enable it: mcpproxy servers enable off); ' +
+          'alpha:nope (not_found: Tool alpha:nope was not found. remediation: List the tools you can use: mcpproxy tools list)',
+      );
     } finally {
       await client.close();
     }
@@ -164,14 +172,35 @@ describe('requireTools', () => {
   it('a server that finishes starting while it waits becomes ready (real clock)', async () => {
     const client = await connect(gw.mcpUrl, 'legacy', requiredToolsCapabilities());
     try {
-      // Restart the upstream that takes 1.5 s to answer: it is initializing again.
+      // Restart the upstream whose starts are held: it is initializing again, in a new process.
+      const pidFile = join(scratch.dir, 'late.pid');
+      const before = existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : '';
       expect((await fetch(`${gw.origin}/api/v1/servers/late/restart`, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY } })).status).toBe(200);
       expect((await preflight(client, ['late:echo'])).verdict).toBe('degraded_retryable');
+      // The start is released on requireTools' first sleep (an event, not a guess at how long a loaded
+      // machine takes): the first check saw it starting, a later one sees it ready.
       let sleeps = 0;
-      const real = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((done) => setTimeout(() => done(void (sleeps += 1)), ms)) };
-      const result = await requireTools(client, ['late:echo'], { waitMs: 60_000, initialDelayMs: 100, maxDelayMs: 400, clock: real });
+      const release = async (): Promise<void> => {
+        for (;;) {
+          const pid = existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : '';
+          try {
+            // A pid that is gone (the start the restart ended, if it wrote its file late) is passed over.
+            if (pid !== '' && pid !== before) return void process.kill(Number(pid), 'SIGUSR1');
+          } catch {
+            // ESRCH: wait for the newest start's pid
+          }
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      const real = {
+        now: () => Date.now(),
+        sleep: async (ms: number) => {
+          if ((sleeps += 1) === 1) await release();
+          await new Promise((resolve) => setTimeout(resolve, ms));
+        },
+      };
+      const result = await requireTools(client, ['late:echo'], { waitMs: 600_000, initialDelayMs: 100, maxDelayMs: 400, clock: real });
       expect(result.verdict).toBe('ready');
-      // It was not ready at first: it became ready while requireTools waited.
       expect(sleeps).toBeGreaterThan(0);
     } finally {
       await client.close();

@@ -1,10 +1,11 @@
-import { checkPolicy, type PolicyExclusion } from './check-policy.js';
+import { checkPolicy } from './check-policy.js';
 import { classifyTool } from './classify-tool.js';
 import { connectionCause } from './connection-cause.js';
 import { connectionGate } from './connection-gate.js';
 import { aggregateVerdict } from './aggregate-verdict.js';
 import type { WordingValues } from './fill-wording.js';
 import { parseToolId } from './parse-tool-id.js';
+import { policyCause } from './policy-cause.js';
 import { checkPin } from './pin-check.js';
 import type { PreparedSnapshot } from './prepare-snapshot.js';
 import { queryScratch, type QueryScratch } from './query-scratch.js';
@@ -24,12 +25,6 @@ interface Evaluator {
   visible(): ReadonlySet<string>;
   /** Suggestion working memory, shared by the request's IDs. */
   scratch(): QueryScratch;
-}
-
-function policyCause(exclusion: PolicyExclusion, values: WordingValues): UnavailableCause {
-  const filled: WordingValues = { ...values, annotation: exclusion.annotation, policy_rule: exclusion.rule };
-  if (exclusion.value !== undefined) return { code: exclusion.reason, values: { ...filled, annotation_value: String(exclusion.value) } };
-  return { code: exclusion.reason, values: filled };
 }
 
 function notFound(evaluator: Evaluator, id: string, canonical: string, values: WordingValues): ToolResult {

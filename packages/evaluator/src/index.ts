@@ -18,6 +18,7 @@ export { parseToolId, toolIdKey, type ParsedToolId } from './parse-tool-id.js';
 export { dedupeToolIds } from './dedupe-tool-ids.js';
 export { classifyTool, type ToolGate } from './classify-tool.js';
 export { checkPolicy, type PolicyExclusion, type PolicyRule } from './check-policy.js';
+export { evaluateHostTool } from './host-tool.js';
 export { aggregateVerdict } from './aggregate-verdict.js';
 export { isServerInScope, resolveScope } from './resolve-scope.js';
 export { suggest } from './suggest.js';

@@ -27,7 +27,7 @@ const hex = (digit: string): string => digit.repeat(64);
 export const HASH_POOL = [`sha256/v1:${hex('a')}`, `sha256/v1:${hex('b')}`, `sha256/v2:${hex('a')}`, `sha256/v1234567890:${hex('a')}`, 'md5:abc', ''] as const;
 const PIN_POOL = [...HASH_POOL, `sha256/v10:${hex('a')}`, `sha256/v1:${hex('A')}`, 'garbage'] as const;
 
-const annotationsArb: fc.Arbitrary<ToolAnnotations> = fc.record(
+export const annotationsArb: fc.Arbitrary<ToolAnnotations> = fc.record(
   { readOnlyHint: fc.boolean(), destructiveHint: fc.boolean(), openWorldHint: fc.boolean(), idempotentHint: fc.boolean() },
   { requiredKeys: [] },
 );
@@ -158,7 +158,7 @@ const pinArb: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...PIN_POOL) },
 );
 
-const policyArb: fc.Arbitrary<Policy> = fc.record(
+export const policyArb: fc.Arbitrary<Policy> = fc.record(
   { read_only_only: fc.boolean(), exclude_destructive: fc.boolean(), exclude_open_world: fc.boolean() },
   { requiredKeys: [] },
 );

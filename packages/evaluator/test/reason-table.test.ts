@@ -232,7 +232,7 @@ const cases: readonly Case[] = [
 
   // 11-13
   { name: 'oauth_required', tool: { id: 'linear:list' }, tier: 'agent',
-    expected: unavailable('linear:list', 'oauth_required', false, 'login', 'Server linear is waiting for login.', 'Log in to the upstream: mcpproxy auth login linear --token-stdin') },
+    expected: unavailable('linear:list', 'oauth_required', false, 'login', 'Server linear is waiting for login.', 'Log in to the upstream: mcpproxy auth login linear') },
   { name: 'server_unhealthy (error, last error shown)', tool: { id: 'broken:list' }, tier: 'agent',
     expected: unavailable('broken:list', 'server_unhealthy', true, 'view_logs', 'Server broken is unhealthy: connection refused', unhealthyRemedy('broken')) },
   { name: 'server_unhealthy (disconnected, no error recorded)', tool: { id: 'gone:list' }, tier: 'operator',
@@ -240,7 +240,7 @@ const cases: readonly Case[] = [
   { name: 'server_unhealthy (diagnosed restart)', tool: { id: 'restartable:list' }, tier: 'agent',
     expected: unavailable('restartable:list', 'server_unhealthy', true, 'restart', 'Server restartable is unhealthy: exit 1', 'Restart the server: mcpproxy servers restart restartable') },
   { name: 'server_unhealthy (diagnosed login; an unknown tool gets the connection verdict)', tool: { id: 'expired:anything' }, tier: 'agent',
-    expected: unavailable('expired:anything', 'server_unhealthy', true, 'login', 'Server expired is unhealthy: 401', 'Log in to the upstream again: mcpproxy auth login expired --token-stdin') },
+    expected: unavailable('expired:anything', 'server_unhealthy', true, 'login', 'Server expired is unhealthy: 401', 'Log in to the upstream again: mcpproxy auth login expired') },
   { name: 'server_unhealthy (diagnosed view_logs)', tool: { id: 'logged:x' }, tier: 'operator',
     expected: unavailable('logged:x', 'server_unhealthy', true, 'view_logs', 'Server logged is unhealthy: EOF', unhealthyRemedy('logged')) },
   { name: 'server_initializing (connecting)', tool: { id: 'booting:list' }, tier: 'agent',

@@ -25,11 +25,25 @@ export class ChildHandle {
     }
   }
 
+  /** The end of what it has written (stdout and stderr), for the report of a failure. */
+  outputTail(chars = 2000): string {
+    return this.output.slice(-chars);
+  }
+
   /** Resident set size of this process alone (not its children), from /proc. */
   rssBytes(): number {
+    return this.statusBytes('VmRSS');
+  }
+
+  /** The highest resident set size this process has had so far (VmHWM). */
+  peakRssBytes(): number {
+    return this.statusBytes('VmHWM');
+  }
+
+  private statusBytes(field: 'VmRSS' | 'VmHWM'): number {
     const status = readFileSync(`/proc/${this.process.pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-    if (kb === undefined) throw new Error('no VmRSS');
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
+    if (kb === undefined) throw new Error(`no ${field} in /proc/${this.process.pid}/status`);
     return Number(kb) * 1024;
   }
 

@@ -1,24 +1,22 @@
-// A focused bench for iterating on the listing path (not the recorded figures; those come from run.ts):
-// the gateway over 10 fixture upstreams x 100 tools, and per revision
+// The listing per revision, as an SDK client sees it: the gateway over 10 fixture upstreams x 100
+// tools, and per revision
 //  - the SDK client's listTools() (cache bypassed), split into the HTTP exchange (the POST until its
 //    body is read whole, timed inside the transport's fetch) and the client's own work after it
 //    (JSON parsing, result validation, paging);
 //  - the raw POST (node:http, body read whole, not parsed): the gateway's own cost plus transfer.
+// Target: the exchange of a 2026-07-28 listing takes at most 1.05x that of a 2025-11-25 one (the
+// rider benchmark measures the same on raw POSTs).
 // Usage (after a build): `BENCH_ROUNDS=200 npx tsx bench/listing-eras.ts`.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { ChildHandle } from './child-process-handle.js';
+import { reportTarget } from './bench-target.js';
+import { startCatalogueGateway, type CatalogueGateway } from './catalogue-gateway.js';
 import { formatMs, summarise } from './latency-stats.js';
-import { countTools, rawTarget, rawToolsList, type RawPost, type RawTarget } from './raw-tools-list.js';
+import { rawTarget, rawToolsList, type RawPost, type RawTarget } from './raw-tools-list.js';
 import { legacyPair } from './rider-posts.js';
-import { catalogue } from './tool-catalogue.js';
 
-const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const FIXTURE = join(PACKAGE_DIR, 'dist', 'fixture-upstream', 'main.js');
-const SERVE = join(PACKAGE_DIR, 'dist', 'bin', 'serve.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const WARMUP = 30;
 const TOOLS = 1001; // 10 x 100 and describe_tool
@@ -48,30 +46,16 @@ async function sdkSide(url: string, era: Era): Promise<SdkSide> {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'mcpproxy-eras-'));
-let gateway: ChildHandle | undefined;
+let gateway: CatalogueGateway | undefined;
 
 async function cleanUp(): Promise<void> {
-  await gateway?.stop();
+  await gateway?.child.stop();
   rmSync(work, { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
-  const servers = Array.from({ length: 10 }, (_, i) => {
-    const file = join(work, `up${i}.tools.json`);
-    writeFileSync(file, JSON.stringify(catalogue(`t${i}`, 100)));
-    return { name: `up${i}`, command: process.execPath, args: [FIXTURE, '--tools', file, '--name', `up${i}`], quarantined: false };
-  });
-  const config = join(work, 'gateway.json');
-  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, 'data'), api_key: 'bench-admin-key-0123456789', tool_quarantine: false, page_size: 10_000, servers }));
-  gateway = new ChildHandle(process.execPath, [SERVE, '--config', config]);
-  const url = (await gateway.waitFor(/serving MCP at (\S+)/, 30_000))[1]!;
-  const probe = rawTarget(url);
-  const deadline = Date.now() + 120_000;
-  while (countTools((await rawToolsList(probe)).body) < TOOLS) {
-    if (Date.now() > deadline) throw new Error('the gateway did not serve the tools within 120 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  probe.agent.destroy();
+  gateway = await startCatalogueGateway(work, { upstreams: 10, perUpstream: 100 });
+  const url = gateway.url;
 
   const sdk = { '2025-11-25': await sdkSide(url, '2025-11-25'), '2026-07-28': await sdkSide(url, '2026-07-28') };
   const raw: Record<Era, { target: RawTarget; post?: RawPost }> = {
@@ -106,6 +90,17 @@ async function main(): Promise<void> {
       `| ${era} | ${formatMs(total.median)} / ${formatMs(total.p99)} | ${formatMs(summarise(r.exchange).median)} | ${formatMs(after.median)} | ${formatMs(rawStats.median)} / ${formatMs(rawStats.p99)} |`,
     );
   }
+  const exchange = { legacy: summarise(rows['2025-11-25'].exchange), modern: summarise(rows['2026-07-28'].exchange) };
+  const total = { legacy: summarise(rows['2025-11-25'].total), modern: summarise(rows['2026-07-28'].total) };
+  reportTarget({
+    id: 'listing-2026-vs-2025-exchange',
+    measure: `SDK client listTools() (cache bypassed) over ${TOOLS} tools, its HTTP exchange (POST until the body is read), 2026-07-28 vs 2025-11-25, same gateway, ${ROUNDS} alternating rounds`,
+    figure:
+      `${(exchange.modern.median / exchange.legacy.median).toFixed(2)}x (${formatMs(exchange.modern.median)} vs ${formatMs(exchange.legacy.median)} median; ` +
+      `whole listTools() ${formatMs(total.modern.median)} vs ${formatMs(total.legacy.median)})`,
+    target: '<= 1.05x',
+    met: exchange.modern.median <= 1.05 * exchange.legacy.median,
+  });
   await Promise.all(ERAS.map((era) => sdk[era].client.close()));
   for (const era of ERAS) raw[era].target.agent.destroy();
 }

@@ -24,6 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { segmentRecords } from '../src/store/activity-segments.js';
+import { reportTarget } from './bench-target.js';
 import { ChildHandle } from './child-process-handle.js';
 import { catalogue } from './tool-catalogue.js';
 
@@ -339,6 +340,32 @@ async function main(): Promise<void> {
     `- activity records: ${records} preflight records written for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}; ${kept} kept (activity_max_records 10,000, trimmed in steps of ${segmentRecords(10_000)} records)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+
+  // The targets of `pnpm bench` (issue 17 sets the throughput ratio at 0.35x with the record written).
+  const setup = `${CONNECTIONS} connections, ${DURATION_S} s per phase, 10 IDs over 2 stdio upstreams x 50, each answer writing its activity record`;
+  reportTarget({
+    id: 'rest-throughput',
+    measure: `REST preflight vs GET /healthz throughput, full speed, same gateway: ${setup}`,
+    figure: `${ratio.toFixed(2)}x (${preflight.toFixed(0)} vs ${healthz.toFixed(0)} req/s)`,
+    target: '>= 0.35x with the record',
+    met: ratio >= 0.35,
+  });
+  reportTarget({ id: 'rest-p99', measure: `REST preflight p99 at a fixed ${RATE} req/s: ${setup}`, figure: `${p99} ms (p50 ${phases[3]!.result.latency.p50} ms)`, target: '< 5 ms', met: p99 < 5 });
+  reportTarget({
+    id: 'rest-records',
+    measure: 'activity records written vs 200 preflight answers over every gateway phase (records committed before the answer)',
+    figure: `${records} records for ${preflightAnswers} answers + ${inFlight} in flight`,
+    target: 'one record per answer',
+    met: recordsMatch,
+  });
+  const bounded = walPhases.find((p) => p.limit === WAL_LIMIT_DEFAULT)!;
+  reportTarget({
+    id: 'rest-wal-bound',
+    measure: `largest WAL file in ${WAL_DURATION_S} s of REST preflight at full speed, default store_wal_limit_bytes`,
+    figure: `${(bounded.largestWal / 1024 / 1024).toFixed(1)} MiB (limit ${(bounded.limit / 1024 / 1024).toFixed(0)} MiB)`,
+    target: '<= store_wal_limit_bytes',
+    met: bounded.largestWal <= bounded.limit,
+  });
 }
 
 main()

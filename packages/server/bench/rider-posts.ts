@@ -41,10 +41,12 @@ export async function legacyPair(url: string, rider: unknown): Promise<RiderPair
   const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY };
   const initialized = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   await initialized.arrayBuffer();
-  return {
-    plain: { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers },
-    rider: { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { [EXTENSION_ID]: rider } } }), headers },
-  };
+  return { plain: { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers }, rider: legacyRiderPost(rider, headers) };
+}
+
+/** A tools/list with `rider` in a 2025-11-25 session whose headers (Mcp-Session-Id, protocol version) are given. */
+export function legacyRiderPost(rider: unknown, headers: Readonly<Record<string, string>>): RawPost {
+  return { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { [EXTENSION_ID]: rider } } }), headers };
 }
 
 /** What one answer carries: the number of tools listed and the facet's verdict and size (for checking, outside the timed loop). */

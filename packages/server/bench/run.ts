@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { reportTarget } from './bench-target.js';
 import { ChildHandle } from './child-process-handle.js';
 import { formatMs, summarise, type LatencySummary } from './latency-stats.js';
 import { installMcpHub, mcpHubConfig, MCP_HUB_VERSION } from './mcp-hub.js';
@@ -124,7 +125,7 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
   const hubDir = mkdtempSync(join(tmpdir(), 'mcpproxy-bench-mcp-hub-'));
   try {
     const installed = await installMcpHub(hubDir);
-    if (!installed.ok) return `skipped: ${installed.reason}`;
+    if (!installed.ok) return hubNotMeasured(`skipped: ${installed.reason}`);
     const config = join(hubDir, 'hub.json');
     writeFileSync(config, mcpHubConfig(servers));
     const port = 30_000 + Math.floor(Math.random() * 20_000);
@@ -140,7 +141,7 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
       };
       const deadline = Date.now() + 60_000;
       while ((await timedListing(clients['mcp-hub'])).tools < 1000) {
-        if (Date.now() > deadline) return 'skipped: mcp-hub did not list the 1,000 tools within 60 s';
+        if (Date.now() > deadline) return hubNotMeasured('skipped: mcp-hub did not list the 1,000 tools within 60 s');
         await new Promise((r) => setTimeout(r, 250));
       }
       const counts = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, (await timedListing(clients[k])).tools] as const)));
@@ -156,6 +157,16 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
       }
       await Promise.all(kinds.map((k) => clients[k].close()));
       const reference = summarise(samples['mcp-hub']);
+      for (const [era, kind] of [['2025', 'gateway-2025'], ['2026', 'gateway-2026']] as const) {
+        const x = summarise(samples[kind]);
+        reportTarget({
+          id: `listing-vs-mcp-hub-${era}`,
+          measure: `${HUB_MEASURE}, gateway on ${era === '2025' ? '2025-11-25 (session)' : '2026-07-28 (stateless)'}, ${rounds} rotating rounds`,
+          figure: `${(x.median / reference.median).toFixed(2)}x (${formatMs(x.median)} vs ${formatMs(reference.median)} median; p99 ${formatMs(x.p99)} vs ${formatMs(reference.p99)})`,
+          target: '< 1.00x (faster than mcp-hub)',
+          met: x.median < reference.median,
+        });
+      }
       const row = (label: string, x: LatencySummary) =>
         `| ${label} | ${formatMs(x.median)} | ${formatMs(x.p99)} | ${(x.median / reference.median).toFixed(2)}x | ${(x.p99 / reference.p99).toFixed(2)}x |`;
       return [
@@ -172,6 +183,14 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
   } finally {
     rmSync(hubDir, { recursive: true, force: true });
   }
+}
+
+const HUB_MEASURE = `SDK client listTools() (all 1,000 tools, cache bypassed), gateway vs mcp-hub ${MCP_HUB_VERSION} (2025 era, SSE), same 10 stdio upstreams x 100`;
+
+/** The comparison could not run: its targets are reported as not met, with why, rather than left out. */
+function hubNotMeasured(reason: string): string {
+  for (const era of ['2025', '2026']) reportTarget({ id: `listing-vs-mcp-hub-${era}`, measure: HUB_MEASURE, figure: `not measured: ${reason}`, target: '< 1.00x (faster than mcp-hub)', met: false });
+  return reason;
 }
 
 function loadAverage(): string {
@@ -196,6 +215,13 @@ async function main(): Promise<void> {
   console.log(`| gateway | ${formatMs(raw.gateway.median)} | ${formatMs(raw.gateway.p99)} | ${raw.bytes.gateway} B |`);
   console.log(`| direct upstream | ${formatMs(raw.direct.median)} | ${formatMs(raw.direct.p99)} | ${raw.bytes.direct} B |`);
   console.log(`| gateway / direct | ${(raw.gateway.median / raw.direct.median).toFixed(2)}x | ${(raw.gateway.p99 / raw.direct.p99).toFixed(2)}x | |`);
+  reportTarget({
+    id: 'raw-listing-vs-direct',
+    measure: `raw 2026-07-28 tools/list POST, 1,000 tools: gateway over 10 stdio upstreams x 100 vs one upstream serving them directly over HTTP, ${ROUNDS} alternating rounds`,
+    figure: `${(raw.gateway.median / raw.direct.median).toFixed(2)}x (${formatMs(raw.gateway.median)} vs ${formatMs(raw.direct.median)} median; p99 ${formatMs(raw.gateway.p99)} vs ${formatMs(raw.direct.p99)})`,
+    target: '<= 1.2x',
+    met: raw.gateway.median <= 1.2 * raw.direct.median,
+  });
   console.log(`  gateway RSS with 1,000 tools: ${(gateway.child.rssBytes() / 2 ** 20).toFixed(1)} MiB`);
   await directChild.stop();
 
@@ -209,6 +235,7 @@ async function main(): Promise<void> {
   const big = await startGateway('k10', upstreams(1000, 'k10'), 10_000); // first page: describe_tool + 9,999
   const mib = () => `${(big.child.rssBytes() / 2 ** 20).toFixed(1)} MiB`;
   console.log(`  (the gateway process alone; its upstreams are separate processes)`);
+  const served = big.child.rssBytes();
   console.log(`  all 10,000 tools indexed and served: ${mib()}`);
   const target = rawTarget(big.url);
   for (let i = 0; i < 20; i++) await rawToolsList(target);
@@ -221,7 +248,12 @@ async function main(): Promise<void> {
     lowest = Math.min(lowest, big.child.rssBytes());
   }
   console.log(`  steady state (lowest over 40 s idle afterwards): ${(lowest / 2 ** 20).toFixed(1)} MiB`);
+  const peak = big.child.peakRssBytes();
   await big.child.stop();
+  const inMiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  const rssSetup = 'gateway process alone, 10 stdio upstreams x 1,000 tools, all indexed and served';
+  reportTarget({ id: 'rss-10k-tools', measure: `RSS with 10,000 tools: ${rssSetup}, first full listing answered`, figure: `${inMiB(served)} (${inMiB(lowest)} idle after 20 full listings)`, target: '< 150 MiB', met: served < 150 * 2 ** 20 });
+  reportTarget({ id: 'rss-10k-tools-peak', measure: `peak RSS (VmHWM) with 10,000 tools: ${rssSetup}, then 20 back-to-back full listings`, figure: inMiB(peak), target: '< 200 MiB', met: peak < 200 * 2 ** 20 });
 }
 
 main()

@@ -1,5 +1,3 @@
-import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { toolCallRecorder } from './activity/tool-call-activity.js';
 import { secretDigest } from './auth/secret-digest.js';
 import { storedTokenCollisions } from './auth/stored-token-collisions.js';
@@ -12,16 +10,32 @@ import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { isLoopbackHost } from './http/loopback-host.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { mcpRoute } from './http/mcp-route.js';
+import { uiRoute } from './http/ui-route.js';
+import { openLocalSocket, type RunningLocalSocket } from './local-socket/local-socket-server.js';
+import type { SocketLocationOptions } from './local-socket/socket-location.js';
+import { stdioRelayChannel } from './local-socket/stdio-relay-channel.js';
+import { startFirstListingWait } from './mcp/first-listing-wait.js';
 import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
-import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
-import type { McpIdentity } from './mcp/mcp-identity.js';
+import { relayCatalogChanges } from './mcp/catalog-notifier.js';
+import { watchListenSubscriptions } from './mcp/listen-resource-subscriptions.js';
+import { createMcpEndpoint, type McpEndpoint } from './mcp/mcp-endpoint.js';
+import { namespacedUri } from './mcp/namespaced-uri.js';
+import { InputFlows } from './mcp/input-flows.js';
+import { ResourceSubscriptions } from './mcp/resource-subscriptions.js';
+import { CLIENT_ANSWER_TIMEOUT_MS } from './mcp/session-client-requests.js';
 import { gatewayServerInfo } from './mcp/server-info.js';
-import { notifyToolListChanges, type NotifiableSession } from './mcp/tools-changed-notifier.js';
+import { StdioSessions } from './mcp/stdio-sessions.js';
+import { notifyToolListChanges } from './mcp/tools-changed-notifier.js';
+import { OAuthLogins, type LoginHooks } from './oauth/oauth-logins.js';
 import { createPreflightSeam } from './preflight/preflight-seam.js';
+import { REAL_CLOCK, type WaitClock } from './preflight/wait-clock.js';
+import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js';
+import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
-import { openStore, type Store } from './store/store.js';
-import type { WaitClock } from './preflight/wait-clock.js';
+import { openConfiguredStore } from './store/open-configured-store.js';
+import type { StoreCoordination } from './store/store-coordination.js';
+import type { Store } from './store/store.js';
 
 export interface GatewayOptions {
   /** Serve MCP on this process's stdin/stdout instead of HTTP (`serve --stdio`). */
@@ -30,8 +44,10 @@ export interface GatewayOptions {
   readonly log?: (line: string) => void;
   /** Wraps the opened store (tests inject one that fails on purpose); the wrapper's close() must close the store. */
   readonly wrapStore?: (store: Store) => Store;
-  /** What ends an upstream's overload window (tests move it by hand; default the real clock). */
+  /** What ends an upstream's overload window and the first-listing wait (tests move it by hand; default the real clock). */
   readonly clock?: WaitClock;
+  /** Where the local socket goes when `<data_dir>/gateway.sock` is too long a path (default: a private directory in the OS temp dir). */
+  readonly socketLocation?: SocketLocationOptions;
 }
 
 export interface RunningGateway {
@@ -39,7 +55,11 @@ export interface RunningGateway {
   readonly url?: string;
   /** Origin of the HTTP listener (HTTP mode). */
   readonly origin?: string;
+  /** The local operator socket (REST under /api/v1, the stdio relay channel), when one could be opened. */
+  readonly socket?: string;
   readonly runtime: GatewayRuntime;
+  /** Applies a reloaded configuration: servers and profiles now; every other changed setting is reported as needing a restart. */
+  reload(next: ResolvedConfig): Promise<GatewayReload>;
   close(): Promise<void>;
 }
 
@@ -53,8 +73,9 @@ export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway
 
 /**
  * The composition root: opens the store (taking the data-dir lock), starts the runtime (upstreams
- * connect in the background), then serves over HTTP on config.listen (MCP at /mcp and /mcp/p/<profile>,
- * REST under /api/v1, /healthz) or MCP over stdio.
+ * connect in the background), opens the local socket in the data directory (REST under /api/v1 and
+ * the stdio relay channel), then serves over HTTP on config.listen (MCP at /mcp and /mcp/p/<profile>,
+ * REST under /api/v1, the operator UI under /ui, /healthz) or MCP over stdio.
  */
 export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
   const listen = parseListenAddress(config.listen);
@@ -71,15 +92,26 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     };
   }
 
-  const opened = openStore(config.data_dir, { walLimitBytes: config.store_wal_limit_bytes });
+  const opened = await openConfiguredStore(config, (line) => options.log?.(line));
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message } };
   const store = options.wrapStore === undefined ? opened.store : options.wrapStore(opened.store);
+  const coordination = opened.coordination;
   const conflict = await credentialConflict(config, store);
   if (conflict !== undefined) {
-    store.close();
+    await closeStore(store, coordination);
     return { ok: false, error: conflict };
   }
   const serverInfo = gatewayServerInfo();
+  const logins = new OAuthLogins({
+    store,
+    servers: config.servers,
+    callbackPort: config.oauth_callback_port,
+    clientName: serverInfo.name,
+    clock: options.clock ?? REAL_CLOCK,
+    log: (line) => options.log?.(line),
+    // Refresh tokens rotate: gateways sharing a store refresh a server one at a time.
+    exclusive: (key, section) => coordination.withExclusive(key, section),
+  });
   let runtime: GatewayRuntime;
   try {
     runtime = await startRuntime(config, store, {
@@ -87,37 +119,93 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
       log: (line) => options.log?.(`runtime: ${line}`),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      coordination,
+      oauth: logins,
     });
+    await logins.start(loginHooks(() => runtime, options.log));
   } catch (error) {
     // The persisted state could not be read: give the data directory back, report, never throw.
-    store.close();
+    await logins.close();
+    await closeStore(store, coordination);
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
   // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
   const preflight = createPreflightSeam({ runtime, activity: store });
+  // Upstream resource subscriptions, counted across every client (the upstream connections are shared).
+  const subscriptions = new ResourceSubscriptions((server, uri, on) => runtime.setResourceSubscribed(server, uri, on), namespacedUri);
   const surface: GatewayMcpOptions = {
     runtime,
     pageSize: config.page_size,
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     preflight,
+    resourceSubscriptions: subscriptions,
+    // 2026-07-28 calls whose upstream asked for input wait here for the client's retry.
+    inputFlows: new InputFlows({ idleMs: CLIENT_ANSWER_TIMEOUT_MS, max: 1000 }),
+    storeReachable: () => coordination.reachable(),
   };
 
-  if (options.stdio) return { ok: true, gateway: serveOverStdio(surface, runtime, store, onError) };
-
-  const endpoint = createMcpEndpoint({ createServer: (context) => createGatewayMcpServer(surface, context), onError });
+  const log = (line: string) => options.log?.(line);
+  const reloader = new GatewayReloader(config, runtime, logins);
+  const reload = (next: ResolvedConfig) => reloader.reload(next);
   const tokens = createAgentTokenLookup(configTokens(config), store);
+  const credentials = { adminKey: secretDigest(config.api_key), tokens };
+  // Only stdio sessions wait for the first listing: their client spawned the gateway and lists at once.
+  const firstListing = options.stdio ? startFirstListingWait(runtime, config.first_listing_wait_ms, options.clock ?? REAL_CLOCK, (starting) => log(`first tools/list answered after first_listing_wait_ms (${config.first_listing_wait_ms} ms) while still starting: ${starting.join(', ')}`)) : undefined;
+  const stdioSessions = new StdioSessions(firstListing === undefined ? surface : { ...surface, beforeListing: () => firstListing.pending() }, runtime, onError);
+  // MCP over HTTP: none in stdio mode, where the process's stdin/stdout (and relays) carry MCP.
+  let modernUpdates: McpEndpoint['notifyModernResourceUpdated'] = () => undefined;
+  const mcp = options.stdio
+    ? undefined
+    : createMcpEndpoint({
+        createServer: (context) => createGatewayMcpServer(surface, context),
+        onError,
+        watchListen: watchListenSubscriptions(subscriptions, runtime, (uri) => modernUpdates(uri)),
+      });
+  if (mcp !== undefined) modernUpdates = (uri) => mcp.notifyModernResourceUpdated(uri);
+  const events = new GatewayEventFeed(runtime);
   const rest = restApiRoute({
     runtime,
     store,
     preflight,
-    credentials: { adminKey: secretDigest(config.api_key), tokens },
+    credentials,
     configTokens: config.agent_tokens,
+    events,
     // A revoked token's requests are refused from now on; what it already holds open ends too.
-    onTokenRevoked: (name) => endpoint.closeToken(name),
-    onError: (e) => options.log?.(`rest: ${asError(e).message}`),
+    onTokenRevoked: (name) => mcp?.closeToken(name),
+    logins,
+    onError: (e) => log(`rest: ${asError(e).message}`),
   });
+  // A token revoked on another replica sharing the store ends what it holds open here too.
+  const unwatchTokens = coordination.watch((change) => {
+    if (change.topic === 'tokens' && change.revoked !== undefined) mcp?.closeToken(change.revoked);
+  });
+  const socket = await openOperatorSocket(config, options, [healthzRoute, rest], stdioRelayChannel({ credentials, serve: (connection) => stdioSessions.serveConnection(connection), onError: (e) => onError(asError(e)) }), log);
+  const closeSurfaces = async () => {
+    unwatchTokens();
+    events.close();
+    firstListing?.end();
+    await stdioSessions.close();
+    await socket?.close();
+  };
+
+  if (mcp === undefined) {
+    stdioSessions.serveProcess();
+    return {
+      ok: true,
+      gateway: {
+        runtime,
+        ...(socket === undefined ? {} : { socket: socket.path }),
+        reload,
+        close: once(async () => {
+          await closeSurfaces();
+          await shutDown(runtime, store, coordination, logins);
+        }),
+      },
+    };
+  }
+
   const policy = {
     tokens,
     requireAuth: config.require_mcp_auth,
@@ -125,20 +213,34 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   };
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, mcpRoute(endpoint, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
+    http = await startHttpServer({ listen: listen.ok ? listen.address : { host: '127.0.0.1', port: 0 }, routes: [healthzRoute, rest, uiRoute(), mcpRoute(mcp, policy, onError)], allowed: configuredAuthorities(config), onError: (e) => onError(asError(e)) });
   } catch (error) {
-    await endpoint.close();
-    await shutDown(runtime, store);
+    await mcp.close();
+    await closeSurfaces();
+    await shutDown(runtime, store, coordination, logins);
     return { ok: false, error: { code: 'listen_failed', message: `cannot listen on ${config.listen}: ${asError(error).message}` } };
   }
   const unsubscribe = notifyToolListChanges(
     runtime,
     gatewayListing,
     {
-      sessions: () => endpoint.legacySessions(),
-      notifyModern: () => endpoint.notifyModernToolsChanged(),
-      hasModernListeners: () => endpoint.hasModernListeners(),
+      sessions: () => mcp.legacySessions(),
+      notifyModern: () => mcp.notifyModernToolsChanged(),
+      hasModernListeners: () => mcp.hasModernListeners(),
     },
+    onError,
+  );
+  const stopCatalog = relayCatalogChanges(
+    runtime,
+    {
+      sessions: () => mcp.legacySessions(),
+      modern: {
+        resourcesChanged: () => mcp.notifyModernResourcesChanged(),
+        promptsChanged: () => mcp.notifyModernPromptsChanged(),
+        hasListeners: () => mcp.hasModernListeners(),
+      },
+    },
+    subscriptions,
     onError,
   );
   return {
@@ -146,42 +248,42 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     gateway: {
       url: `${http.origin}/mcp`,
       origin: http.origin,
+      ...(socket === undefined ? {} : { socket: socket.path }),
       runtime,
+      reload,
       close: once(async () => {
         unsubscribe();
-        await endpoint.close();
+        stopCatalog();
+        await mcp.close();
         await http.close();
-        await shutDown(runtime, store);
+        await closeSurfaces();
+        await shutDown(runtime, store, coordination, logins);
       }),
     },
   };
 }
 
-function serveOverStdio(surface: GatewayMcpOptions, runtime: GatewayRuntime, store: Store, onError: (error: Error) => void): RunningGateway {
-  // The local process that spawned us is the principal: every configured server is in scope.
-  const identity: McpIdentity = { key: 'stdio', scope: { allowed_servers: '*' } };
-  const sessions = new Set<NotifiableSession>();
-  const handle = serveStdio(
-    (ctx) => {
-      const server: Server = createGatewayMcpServer(surface, { identity, era: ctx.era });
-      if (ctx.era === 'legacy') {
-        const session = { identity, server };
-        sessions.add(session);
-        server.onclose = () => sessions.delete(session);
-      }
-      return server;
-    },
-    { onerror: onError },
-  );
-  const unsubscribe = notifyToolListChanges(runtime, gatewayListing, { sessions: () => sessions }, onError);
-  return {
-    runtime,
-    close: once(async () => {
-      unsubscribe();
-      await handle.close();
-      await shutDown(runtime, store);
-    }),
-  };
+/** The local socket, or undefined (and why, in the log) when none can be opened: the gateway serves on without it. */
+async function openOperatorSocket(
+  config: ResolvedConfig,
+  options: GatewayOptions,
+  routes: Parameters<typeof openLocalSocket>[0]['routes'],
+  upgrade: Parameters<typeof openLocalSocket>[0]['upgrade'],
+  log: (line: string) => void,
+): Promise<RunningLocalSocket | undefined> {
+  const opened = await openLocalSocket({
+    dataDir: config.data_dir,
+    routes,
+    ...(upgrade === undefined ? {} : { upgrade }),
+    onError: (e) => log(`local socket: ${asError(e).message}`),
+    ...(options.socketLocation === undefined ? {} : { location: options.socketLocation }),
+  });
+  if (!opened.ok) {
+    log(opened.message);
+    return undefined;
+  }
+  if (opened.socket.note !== undefined) log(opened.socket.note);
+  return opened.socket;
 }
 
 /** allowed_hosts as parsed entries (the config loader has already refused a bad one). */
@@ -214,9 +316,35 @@ function configTokens(config: ResolvedConfig): HashedAgentToken[] {
   });
 }
 
-async function shutDown(runtime: GatewayRuntime, store: Store): Promise<void> {
+async function shutDown(runtime: GatewayRuntime, store: Store, coordination: StoreCoordination, logins: OAuthLogins): Promise<void> {
+  await logins.close();
   await runtime.close();
+  await closeStore(store, coordination);
+}
+
+/** Closes the store and waits until it has (a shared store writes the records it accepted first). */
+async function closeStore(store: Store, coordination: StoreCoordination): Promise<void> {
   store.close();
+  await coordination.closed();
+}
+
+/** What a login's outcome does to the upstream's connection. */
+function loginHooks(runtime: () => GatewayRuntime, log: ((line: string) => void) | undefined): LoginHooks {
+  const reconnect = async (server: string) => {
+    const snapshot = runtime().current().snapshot.servers.get(server);
+    // A disabled server keeps its login for when it is enabled again.
+    if (snapshot === undefined || !snapshot.enabled) return;
+    try {
+      await runtime().restart(server);
+    } catch (error) {
+      log?.(`oauth: reconnecting ${server} failed: ${asError(error).message}`);
+    }
+  };
+  return {
+    loggedIn: reconnect,
+    loggedOut: reconnect,
+    loginNeeded: (server, reason) => runtime().loginNeeded(server, reason),
+  };
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

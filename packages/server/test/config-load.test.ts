@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATEWAY_DEFAULTS, SERVER_DEFAULTS } from '../src/config/config-defaults.js';
+import { GATEWAY_DEFAULTS, SERVER_DEFAULTS, STORE_DEFAULTS } from '../src/config/config-defaults.js';
 import { loadConfig } from '../src/config/gateway-config.js';
 import type { ConfigError, ResolvedConfig } from '../src/config/gateway-config.js';
 import { findJsonSyntaxError } from '../src/config/json-syntax-error.js';
@@ -58,6 +58,7 @@ describe('defaults', () => {
       );
     expect(fromSchema('GatewayConfig')).toEqual(GATEWAY_DEFAULTS);
     expect(fromSchema('ServerConfig')).toEqual(SERVER_DEFAULTS);
+    expect(fromSchema('StoreConfig')).toEqual(STORE_DEFAULTS);
   });
 
   it('make a file with only servers valid, and are applied', async () => {

@@ -1,17 +1,29 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against the running
-// gateway, scenario by scenario. Every failure must be named and justified in
+// gateway (the fixture upstream and server-everything behind it), scenario by scenario. Every
+// failure must be named and justified in
 // conformance-baseline.json; a baseline entry that passes again fails the test too, so the baseline
 // never outlives its reason.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingServer } from './everything-upstream.js';
 import { fixtureServer, PACKAGE_DIR, type FixtureToolSpec, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 
 // The suite's bundle imports fs.globSync (Node 22); this registers a stand-in where Node lacks it.
 const NODE20_GLOB = join(PACKAGE_DIR, 'test', 'node20-glob', 'register-glob-sync.mjs');
 const CONFORMANCE = join(PACKAGE_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const SCENARIOS = ['server-stateless', 'server-initialize', 'tools-list', 'http-header-validation', 'dns-rebinding-protection'] as const;
+const SCENARIOS = [
+  'server-stateless',
+  'server-initialize',
+  'tools-list',
+  'http-header-validation',
+  'dns-rebinding-protection',
+  // With server-everything behind the gateway: its prompts, resources and completions pass through.
+  'caching',
+  'logging-set-level',
+  'completion-complete',
+] as const;
 
 interface Baseline {
   readonly scenarios: Readonly<Record<string, { readonly expected_failures: Readonly<Record<string, string>> }>>;
@@ -51,8 +63,8 @@ describe('MCP conformance suite against the gateway', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
     dir = new TempDir();
-    gateway = await startTestGateway(dir, { servers: [fixtureServer('demo', dir.tools('demo', DEMO_TOOLS))] });
-    await waitForState(gateway.gateway, serverReady('demo'));
+    gateway = await startTestGateway(dir, { servers: [fixtureServer('demo', dir.tools('demo', DEMO_TOOLS)), everythingServer('everything')] });
+    await waitForState(gateway.gateway, (state) => serverReady('demo')(state) && serverReady('everything')(state));
   });
   afterAll(async () => {
     await gateway?.close();

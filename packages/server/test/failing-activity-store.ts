@@ -14,6 +14,7 @@ import type {
   StoredActivity,
   StoredAgentToken,
   StoredApproval,
+  UpstreamOAuthRecord,
 } from '../src/store/store.js';
 
 export class FailingActivityStore implements Store {
@@ -40,6 +41,9 @@ export class FailingActivityStore implements Store {
   }
   saveApprovals(records: readonly StoredApproval[]): Promise<void> {
     return this.inner.saveApprovals(records);
+  }
+  getApprovedDefinition(server: string, tool: string): Promise<string | undefined> {
+    return this.inner.getApprovedDefinition(server, tool);
   }
   listServerOverrides(): Promise<Map<string, ServerOverride>> {
     return this.inner.listServerOverrides();
@@ -76,6 +80,12 @@ export class FailingActivityStore implements Store {
   }
   deleteUpstreamCredential(server: string): Promise<boolean> {
     return this.inner.deleteUpstreamCredential(server);
+  }
+  getUpstreamOAuth(server: string): Promise<UpstreamOAuthRecord | undefined> {
+    return this.inner.getUpstreamOAuth(server);
+  }
+  setUpstreamOAuth(server: string, record: UpstreamOAuthRecord): Promise<void> {
+    return this.inner.setUpstreamOAuth(server, record);
   }
   queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
     return this.inner.queryActivity(query);

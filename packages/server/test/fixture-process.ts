@@ -87,3 +87,13 @@ export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 30_
     }
   }
 }
+
+/** Whether a process with this pid still runs (an upstream the gateway should have kept, or stopped). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -127,6 +128,53 @@ describe('fixture upstream over stdio', () => {
     const { client } = await stdioClient(['--start-delay-ms', '600']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'get_greeting', 'delete_everything']);
+  });
+
+  it('SIGUSR1 ends --start-delay-ms at once', async () => {
+    const s = scratch();
+    const pidFile = s.file('fixture.pid');
+    const connected = stdioClient(['--start-delay-ms', '3600000', '--pid-file', pidFile]);
+    let answered = false;
+    void connected.then(() => (answered = true), () => undefined);
+    const pid = await eventually(() => Number(readFileSync(pidFile, 'utf8')) || Promise.reject(new Error('no pid yet')));
+    // Positive control for the signal: the start is still held (an hour) once the process is up.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    process.kill(pid, 'SIGUSR1');
+    const { client } = await connected;
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'get_greeting', 'delete_everything']);
+  });
+
+  // Node's own SIGUSR1 handler (it starts the inspector) holds the signal until the fixture installs
+  // its own: a pid announced before that let a quick signal start the inspector and leave the start
+  // held for the whole delay (seen as 2 of 20 quick signals on a loaded machine). Twelve starts at
+  // once, each signalled the moment its pid file names it; any that opens the inspector fails at once.
+  it('takes SIGUSR1 the moment its pid file names it (the handler is in place before the pid is announced)', async () => {
+    const s = scratch();
+    const quick = async (i: number): Promise<void> => {
+      const pidFile = s.file(`quick-${i}.pid`);
+      const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE_MAIN, '--start-delay-ms', '3600000', '--pid-file', pidFile], stderr: 'pipe' });
+      const { client } = countingClient(transport);
+      const inspector = new Promise<never>((_, reject) => {
+        let err = '';
+        transport.stderr?.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          if (err.includes('Debugger listening')) reject(new Error(`start ${i} took SIGUSR1 as Node's inspector signal: ${err}`));
+        });
+      });
+      const connected = client.connect(transport);
+      for (;;) {
+        const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+        if (pid > 0) {
+          process.kill(pid, 'SIGUSR1');
+          break;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.race([connected, inspector]);
+      expect((await client.listTools()).tools).toHaveLength(3);
+    };
+    await Promise.all(Array.from({ length: 12 }, (_, i) => quick(i)));
   });
 
   it('refuses bad options with exit code 2 and the usage', () => {

@@ -1,24 +1,15 @@
 // End to end with a real published MCP server as the upstream: @modelcontextprotocol/server-everything
 // over stdio, listed through the gateway as everything:* and called with its real result.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingServer } from './everything-upstream.js';
 import { connectClient, ERAS, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
-
-const require = createRequire(import.meta.url);
-const manifestPath = require.resolve('@modelcontextprotocol/server-everything/package.json');
-const manifest = require(manifestPath) as { bin: Record<string, string> };
-const EVERYTHING_BIN = join(dirname(manifestPath), manifest.bin['mcp-server-everything']!);
 
 describe('a real published upstream: server-everything', () => {
   let dir: TempDir;
   let gw: TestGateway;
   beforeAll(async () => {
     dir = new TempDir();
-    gw = await startTestGateway(dir, {
-      tool_quarantine: false,
-      servers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] }],
-    });
+    gw = await startTestGateway(dir, { tool_quarantine: false, servers: [everythingServer('everything')] });
     await waitForState(gw.gateway, serverReady('everything'), 30_000);
   }, 60_000);
   afterAll(async () => {

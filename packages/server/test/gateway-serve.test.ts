@@ -154,7 +154,7 @@ describe('serve', () => {
     const key = /^\s+(\S{16,})\s*$/m.exec(first.stdout)?.[1];
     expect(key).toBeDefined();
     // While it runs, the data directory says where: the CLI finds a gateway on any port there.
-    expect(JSON.parse(readFileSync(join(dataDir, 'gateway.json'), 'utf8'))).toEqual({ pid: first.child.pid, origin: new URL(url).origin });
+    expect(JSON.parse(readFileSync(join(dataDir, 'gateway.json'), 'utf8'))).toEqual({ pid: first.child.pid, origin: new URL(url).origin, socket: join(dataDir, 'gateway.sock') });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(existsSync(join(dataDir, 'gateway.json'))).toBe(false);

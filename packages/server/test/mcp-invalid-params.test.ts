@@ -15,6 +15,13 @@ const CASES: readonly (readonly [method: string, params: string, message: string
   ['tools/call', '"name":"up:echo","arguments":"x"', 'Invalid params for tools/call: params.arguments: expected record, received string'],
   ['tools/call', '"name":"up:echo","arguments":[1]', 'Invalid params for tools/call: params.arguments: expected record, received array'],
   ['tools/resolve', '"name":5', 'Invalid params for tools/resolve: name: Invalid input: expected string, received number'],
+  // Multi-round-trip retry fields the SDK would drop without a word.
+  ['tools/call', '"name":"up:echo","inputResponses":{"user_name":12345}', 'Invalid params for tools/call: params.inputResponses.user_name: expected an input response object, received number'],
+  ['tools/call', '"name":"up:echo","inputResponses":null', 'Invalid params for tools/call: params.inputResponses: expected an object of input responses, received null'],
+  ['tools/call', '"name":"up:echo","inputResponses":"yes"', 'Invalid params for tools/call: params.inputResponses: expected an object of input responses, received string'],
+  ['tools/call', '"name":"up:echo","requestState":5', 'Invalid params for tools/call: params.requestState: expected string, received number'],
+  ['resources/read', '"uri":"mcpproxy://up/x","inputResponses":[1]', 'Invalid params for resources/read: params.inputResponses: expected an object of input responses, received array'],
+  ['prompts/get', '"name":"up:p","inputResponses":{"a":[]}', 'Invalid params for prompts/get: params.inputResponses.a: expected an input response object, received array'],
 ];
 
 describe.each(['legacy', 'modern'] as RawEra[])('bad params on /mcp (%s)', (era) => {

@@ -19,11 +19,11 @@ beforeAll(async () => {
   const frozen = fixtureServer('frozen', tools, {}, counts.frozen);
   const hanging = fixtureServer('hanging', tools, {}, counts.hanging);
   gw = await startTestGateway(dir, {
-    upstream_timeout_ms: 600_000,
+    upstream_timeout_ms: 3_600_000,
     agent_tokens: [{ name: 'agent', token: 'agent-secret-0123456789', allowed_servers: ['frozen'] }],
     servers: [
       { ...frozen, args: [...(frozen.args as string[]), '--pid-file', `${dir.path}/frozen.pid`] },
-      { ...hanging, args: [...(hanging.args as string[]), '--start-delay-ms', '600000'] },
+      { ...hanging, args: [...(hanging.args as string[]), '--start-delay-ms', '3600000'] },
     ],
   });
   await waitForState(gw.gateway, serverReady('frozen'));

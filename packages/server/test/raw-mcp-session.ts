@@ -18,6 +18,8 @@ export interface RawAnswer {
   readonly result?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   readonly error?: RawError;
   readonly text: string;
+  readonly contentType?: string | null;
+  readonly contentLength?: string | null;
 }
 
 export interface RawSessionOptions {
@@ -39,6 +41,9 @@ export interface RawSession {
 }
 
 const MODERN = '2026-07-28';
+/** The param a 2026-07-28 request names in its Mcp-Name header, per method. */
+const NAMED_BY: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const namedBy = (method: string): string | undefined => (Object.hasOwn(NAMED_BY, method) ? NAMED_BY[method] : undefined);
 const LEGACY = '2025-11-25';
 
 /** The capabilities that negotiate the extension on a revision (`version` absent = 1 on the wire is fine too). */
@@ -56,14 +61,17 @@ export async function openRawSession(url: string, era: RawEra, options: RawSessi
       request: (method, params = {}) => {
         const meta = { ...(params['_meta'] as Record<string, unknown> | undefined), 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities };
         const headers: Record<string, string> = { ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': method };
-        if (method === 'tools/call' && typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
+        const key = namedBy(method);
+        const named = key === undefined || !Object.hasOwn(params, key) ? undefined : params[key];
+        if (typeof named === 'string') headers['mcp-name'] = named;
         return post(url, { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }, headers);
       },
       requestText: (method, paramMembers) => {
         const meta = JSON.stringify({ 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities });
         const headers: Record<string, string> = { ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': method };
-        const name = /^"name":("(?:[^"\\]|\\.)*")/.exec(paramMembers)?.[1];
-        if (method === 'tools/call' && name !== undefined) headers['mcp-name'] = JSON.parse(name) as string;
+        const key = namedBy(method);
+        const name = key === undefined ? undefined : new RegExp(`^"${key}":("(?:[^"\\\\]|\\\\.)*")`).exec(paramMembers)?.[1];
+        if (name !== undefined) headers['mcp-name'] = JSON.parse(name) as string;
         const members = paramMembers === '' ? '' : `,${paramMembers}`;
         return post(url, `{"jsonrpc":"2.0","id":${nextId++},"method":${JSON.stringify(method)},"params":{"_meta":${meta}${members}}}`, headers);
       },
@@ -96,7 +104,8 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
   const sessionId = response.headers.get('mcp-session-id') ?? undefined;
   const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '');
   const parsed = json === '' ? {} : (JSON.parse(json) as { result?: unknown; error?: RawError });
-  return { status: response.status, text, ...(parsed.result === undefined ? {} : { result: parsed.result }), ...(parsed.error === undefined ? {} : { error: parsed.error }), ...(sessionId === undefined ? {} : { sessionId }) };
+  const wire = { contentType: response.headers.get('content-type'), contentLength: response.headers.get('content-length') };
+  return { status: response.status, text, ...wire, ...(parsed.result === undefined ? {} : { result: parsed.result }), ...(parsed.error === undefined ? {} : { error: parsed.error }), ...(sessionId === undefined ? {} : { sessionId }) };
 }
 
 /** Opens a session, hands it to `use`, and closes it whatever happens. */

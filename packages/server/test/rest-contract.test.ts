@@ -2,7 +2,7 @@
 // upstreams). Every answer passes through rest-client.ts, which validates it against the generated
 // OpenAPI document; the last test checks that every documented operation was exercised.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkValue, strictValidators } from '@mcpproxy/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -375,7 +375,9 @@ describe('tokens', () => {
     const sha = createHash('sha256').update(secret).digest('hex');
     expect(listed.text).not.toContain(sha);
     const dataDir = join(dir.path, 'data');
-    const bytes = readdirSync(dataDir).map((file) => readFileSync(join(dataDir, file)).toString('latin1')).join('');
+    // Every file that holds bytes (the local socket, gateway.sock, holds none).
+    const files = readdirSync(dataDir).filter((file) => statSync(join(dataDir, file)).isFile());
+    const bytes = files.map((file) => readFileSync(join(dataDir, file)).toString('latin1')).join('');
     expect(bytes).not.toContain(secret);
     expect(bytes).toContain(sha);
   });
@@ -413,6 +415,38 @@ describe('tokens', () => {
   });
 });
 
+describe('the operator UI\'s endpoints', () => {
+  it('GET tools/{id}/review answers a ToolReview to the operator, 403 to an agent, 404 for an unknown tool', async () => {
+    const review = await api.call('GET', '/api/v1/tools/alpha%3Aecho/review');
+    expect(review.status).toBe(200);
+    expect(review.body.current).toEqual(review.body.approved);
+    expect((await agent.call('GET', '/api/v1/tools/alpha%3Aecho/review')).status).toBe(403);
+    expect((await api.call('GET', '/api/v1/tools/alpha%3Anope/review')).status).toBe(404);
+  });
+
+  it('GET events is a text/event-stream that starts with hello; 403 to an agent', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${gw.gateway.origin!}/api/v1/events`, { headers: { 'x-api-key': ADMIN_KEY }, signal: controller.signal });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const first = await response.body!.getReader().read();
+    expect(new TextDecoder().decode(first.value)).toMatch(/^event: hello\ndata: \{"type":"hello","version":\d+\}\n\n/);
+    controller.abort();
+    SEEN.add('streamEvents 200');
+    expect((await agent.call('GET', '/api/v1/events')).status).toBe(403);
+  });
+
+  it('GET activity takes server and verdict filters; preflight takes as_token', async () => {
+    const scoped = await api.call('POST', '/api/v1/preflight?as_token=agent-alpha', { body: { tools: [{ id: 'beta:echo' }] } });
+    expect(scoped.body.tools[0]).toMatchObject({ reason: 'not_found' });
+    expect((await api.call('POST', '/api/v1/preflight?as_token=nobody', { body: { tools: [{ id: 'beta:echo' }] } })).status).toBe(404);
+    expect((await agent.call('POST', '/api/v1/preflight?as_token=agent-alpha', { body: { tools: [{ id: 'beta:echo' }] } })).status).toBe(403);
+    const ready = await api.call('GET', '/api/v1/activity?type=preflight&server=alpha&verdict=ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.records.every((record: { metadata: { verdict: string } }) => record.metadata.verdict === 'ready')).toBe(true);
+    expect((await api.call('GET', '/api/v1/activity?verdict=maybe')).body).toMatchObject({ code: 'invalid_body', path: 'verdict' });
+  });
+});
+
 describe('documents, health and routing', () => {
   it('GET /api/v1/openapi.json serves the generated document byte for byte', async () => {
     const answer = await agent.call('GET', '/api/v1/openapi.json');
@@ -440,6 +474,30 @@ describe('documents, health and routing', () => {
   it('POST /api/v1/servers/{name}/login: a stdio server is a 409 (the full contract: rest-server-login.test.ts)', async () => {
     const answer = await api.call('POST', '/api/v1/servers/alpha/login', { body: { token: 'upstream-token' } });
     expect([answer.status, answer.body.code]).toEqual([409, 'conflict']);
+  });
+
+  it('OAuth logins (the full flow: oauth-*.test.ts): status 200 for every server, 400 / 404 / 409 / 403 as documented, a callback without a credential', async () => {
+    const status = await api.call('GET', '/api/v1/auth');
+    expect(status.status).toBe(200);
+    expect(checkValue(strictValidators.AuthStatusList, status.body).ok).toBe(true);
+    expect((status.body.servers as { name: string; login: string }[]).map((s) => [s.name, s.login])).toEqual([
+      ['alpha', 'not_needed'],
+      ['beta', 'not_needed'],
+      ['off', 'not_needed'],
+      ['quar', 'not_needed'],
+    ]);
+    expect((await agent.call('GET', '/api/v1/auth')).status).toBe(403);
+    const start = await api.call('POST', '/api/v1/servers/alpha/oauth/login');
+    expect([start.status, start.body.code]).toEqual([409, 'conflict']);
+    expect((await api.call('POST', '/api/v1/servers/ghost/oauth/login')).status).toBe(404);
+    const receiver = await api.call('POST', '/api/v1/servers/alpha/oauth/login?callback=browser');
+    expect([receiver.status, receiver.body.code, receiver.body.path]).toEqual([400, 'invalid_body', 'callback']);
+    expect((await agent.call('POST', '/api/v1/servers/alpha/oauth/login')).status).toBe(403);
+    const logout = await api.call('POST', '/api/v1/servers/alpha/logout');
+    expect([logout.status, logout.body.code]).toEqual([409, 'conflict']);
+    expect((await api.call('POST', '/api/v1/servers/ghost/logout')).status).toBe(404);
+    const callback = await anonymous.call('POST', '/api/v1/oauth/callback', { body: { state: 'no-such-state', code: 'c' } });
+    expect([callback.status, callback.body.code, callback.body.path]).toEqual([400, 'invalid_state', '/state']);
   });
 
   it('a foreign Origin (DNS rebinding) is refused with a 403 ApiError before any route', async () => {

@@ -1,7 +1,8 @@
-// The activity log in segments (store schema version 2): records written as one multi-row INSERT per
+// The activity log in segments (store schema version 4): records written as one multi-row INSERT per
 // batch are committed before their append settles (another connection reads them at that moment), ids
-// count on across segments, restarts and a log pruned empty, the v1 table is carried over whole, and a
-// segment created at run time has exactly the tables and indexes migration 2 gave the first one.
+// count on across segments, restarts and a log pruned empty, a version 3 table is carried over whole, and a
+// segment created at run time has exactly the tables and indexes migration 4 gave the first one.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -100,22 +101,25 @@ describe('the activity log in segments', () => {
     expect((await store.queryActivity({ limit: 1000 })).map((r) => r.id)).toEqual(order.slice(0, 120).map((r) => r.id));
   });
 
-  it('carries a v1 activity_log over whole, and gives no id the v1 table already gave', async () => {
+  it('upgrades a store left at schema version 3: its activity_log carried over whole, no id given twice, the rest kept', async () => {
     const dir = scratch().file('data');
     open(dir).close();
-    // Back to schema version 1, as a gateway before segments left it: five records given, the last two pruned.
+    // The file as a gateway before segments left it: migrations 1 to 3, five records given, the last two pruned.
     const file = join(dir, STORE_FILE_NAME);
-    rebuildAsVersion1(file);
+    rebuildAsVersion3(file);
     const store = open(dir);
     expect((await store.queryActivity({})).map((r) => [r.id, r.request_id, r.metadata])).toEqual([
-      [3, 'v1-3', { n: 3 }],
-      [2, 'v1-2', { n: 2 }],
-      [1, 'v1-1', { n: 1 }],
+      [3, 'v3-3', { n: 3 }],
+      [2, 'v3-2', { n: 2 }],
+      [1, 'v3-1', { n: 1 }],
     ]);
-    expect((await store.appendActivity(record('v2-first'))).id).toBe(6);
+    expect((await store.appendActivity(record('v4-first'))).id).toBe(6);
+    // What migrations 2 and 3 hold is untouched by 4.
+    expect(await store.getApprovedDefinition('alpha', 't')).toBe('{"name":"t"}');
+    expect(await store.getUpstreamOAuth('alpha')).toEqual({ tokens: { access_token: 'a' }, tokens_expire_at: 42 });
   });
 
-  it('creates each new segment with the same tables and indexes migration 2 gave the first', async () => {
+  it('creates each new segment with the same tables and indexes migration 4 gave the first', async () => {
     const dir = scratch().file('data');
     const store = open(dir);
     await store.pruneActivity({ maxRecords: 10, maxAgeDays: 30 });
@@ -151,17 +155,24 @@ function normalise(sql: string): string {
   return sql.replace(/\s+/g, ' ').trim();
 }
 
-/** Replaces the file's schema by version 1 with five activity records written, the newest two deleted. */
-function rebuildAsVersion1(file: string): void {
+/**
+ * Replaces the file by one at schema version 3 (migrations 1 to 3 as released, the activity log one
+ * AUTOINCREMENT table) with five activity records written and the newest two deleted, an approved
+ * definition and an OAuth record.
+ */
+function rebuildAsVersion3(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   const db = new BetterSqlite3(file);
   try {
-    db.exec('DROP VIEW activity_log; DROP TABLE activity_segments');
-    for (const { name } of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'activity_segment*'").all() as { name: string }[]) db.exec(`DROP TABLE ${name}`);
-    db.exec("DELETE FROM schema_migrations WHERE version > 1");
-    db.exec(MIGRATIONS[0]!.sql.slice(MIGRATIONS[0]!.sql.indexOf('CREATE TABLE activity_log')));
+    const result = migrate(db, MIGRATIONS.filter((m) => m.version <= 3));
+    if (!result.ok || result.applied.join() !== '1,2,3') throw new Error(`version 3 not reached: ${JSON.stringify(result)}`);
     const insert = db.prepare("INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata) VALUES ('preflight', ?, ?, 'success', 'rest', ?, ?)");
-    for (let n = 1; n <= 5; n++) insert.run(new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(), Date.UTC(2026, 0, 1, 0, 0, n), `v1-${n}`, JSON.stringify({ n }));
+    for (let n = 1; n <= 5; n++) insert.run(new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(), Date.UTC(2026, 0, 1, 0, 0, n), `v3-${n}`, JSON.stringify({ n }));
     db.exec('DELETE FROM activity_log WHERE id > 3');
+    db.exec(`INSERT INTO known_servers (server, first_seen_at) VALUES ('alpha', '2026-01-01T00:00:00Z');
+      INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, updated_at, approved_definition)
+        VALUES ('alpha', 't', 'approved', 'h', 'h', 1, '2026-01-01T00:00:00Z', '{"name":"t"}');
+      INSERT INTO upstream_oauth (server, tokens, tokens_expire_at, updated_at) VALUES ('alpha', '{"access_token":"a"}', 42, '2026-01-01T00:00:00Z');`);
   } finally {
     db.close();
   }

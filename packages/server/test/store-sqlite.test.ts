@@ -7,8 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/store/data-dir-lock.js';
 import { MIGRATIONS, migrate } from '../src/store/migrations.js';
 import { segmentRecords } from '../src/store/activity-segments.js';
+import { openConfiguredStore } from '../src/store/open-configured-store.js';
 import { STORE_FILE_NAME, openStore } from '../src/store/store.js';
 import type { Store } from '../src/store/store.js';
+import { DEFAULT_WAL_LIMIT_BYTES } from '../src/store/wal-limit.js';
+import { storeContract } from './store-contract.js';
 
 const builtStore = new URL('../dist/store/store.js', import.meta.url).href;
 
@@ -162,138 +165,7 @@ describe('the data-dir lock', () => {
   });
 });
 
-describe('store contents', () => {
-  it('saves and replaces approval records, only for known servers', async () => {
-    const store = open(tempDir());
-    await expect(
-      store.saveApprovals([{ server: 'ghost', tool: 't', status: 'pending', hash_schema_version: 1, user_disabled: false }]),
-    ).rejects.toThrow(/FOREIGN KEY/);
-    await store.markServersKnown(['alpha', 'beta', 'alpha']);
-    await store.saveApprovals([
-      { server: 'beta', tool: 'b', status: 'pending', current_hash: 'sha256/v1:bb', hash_schema_version: 1, user_disabled: false },
-      { server: 'alpha', tool: 'a', status: 'approved', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:aa', hash_schema_version: 1, user_disabled: false },
-    ]);
-    await store.saveApprovals([
-      { server: 'alpha', tool: 'a', status: 'changed', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:a2', hash_schema_version: 1, user_disabled: true },
-    ]);
-    expect(await store.listApprovals()).toEqual([
-      { server: 'alpha', tool: 'a', status: 'changed', approved_hash: 'sha256/v1:aa', current_hash: 'sha256/v1:a2', hash_schema_version: 1, user_disabled: true },
-      { server: 'beta', tool: 'b', status: 'pending', current_hash: 'sha256/v1:bb', hash_schema_version: 1, user_disabled: false },
-    ]);
-  });
-
-  it('remembers known servers and when their baseline was approved, once', async () => {
-    const store = open(tempDir());
-    await store.markServersKnown(['alpha']);
-    expect((await store.listKnownServers()).get('alpha')?.baseline_at).toBeUndefined();
-    await store.markBaselineApproved('alpha');
-    const first = (await store.listKnownServers()).get('alpha')?.baseline_at;
-    expect(first).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await store.markBaselineApproved('alpha');
-    expect((await store.listKnownServers()).get('alpha')?.baseline_at).toBe(first);
-    // a server not seen before becomes known by it
-    await store.markBaselineApproved('beta');
-    expect([...(await store.listKnownServers()).keys()]).toEqual(['alpha', 'beta']);
-  });
-
-  it('keeps server overrides per key, and an empty override removes the row', async () => {
-    const store = open(tempDir());
-    await store.setServerOverride('alpha', { quarantined: false });
-    await store.setServerOverride('beta', { enabled: false, quarantined: true });
-    expect(await store.listServerOverrides()).toEqual(
-      new Map([
-        ['alpha', { quarantined: false }],
-        ['beta', { enabled: false, quarantined: true }],
-      ]),
-    );
-    await store.setServerOverride('alpha', {});
-    expect([...(await store.listServerOverrides()).keys()]).toEqual(['beta']);
-  });
-
-  it('stores agent tokens by hash, refuses duplicates, revokes once', async () => {
-    const store = open(tempDir());
-    const sha = 'a'.repeat(64);
-    const created = await store.createAgentToken({ name: 'ci', token_sha256: sha, allowed_servers: ['alpha'], profile: 'dev' });
-    expect(created.ok).toBe(true);
-    expect(await store.createAgentToken({ name: 'ci', token_sha256: 'b'.repeat(64), allowed_servers: ['*'] })).toEqual({ ok: false, code: 'token_name_taken' });
-    expect(await store.createAgentToken({ name: 'other', token_sha256: sha, allowed_servers: ['*'] })).toEqual({ ok: false, code: 'token_secret_taken' });
-    const found = await store.findAgentTokenBySha256(sha);
-    expect(found).toMatchObject({ name: 'ci', allowed_servers: ['alpha'], profile: 'dev', revoked: false });
-    expect(Number.isNaN(Date.parse(found!.created_at))).toBe(false);
-    expect(await store.findAgentTokenBySha256('c'.repeat(64))).toBeUndefined();
-    expect(await store.revokeAgentToken('ci')).toBe(true);
-    expect(await store.revokeAgentToken('ci')).toBe(false);
-    expect(await store.revokeAgentToken('nobody')).toBe(false);
-    expect((await store.listAgentTokens()).map((t) => [t.name, t.revoked])).toEqual([['ci', true]]);
-  });
-
-  it('keeps upstream bearer credentials', async () => {
-    const store = open(tempDir());
-    expect(await store.getUpstreamCredential('remote')).toBeUndefined();
-    await store.setUpstreamCredential('remote', 'secret-1');
-    await store.setUpstreamCredential('remote', 'secret-2');
-    expect(await store.getUpstreamCredential('remote')).toBe('secret-2');
-    expect(await store.deleteUpstreamCredential('remote')).toBe(true);
-    expect(await store.deleteUpstreamCredential('remote')).toBe(false);
-  });
-
-  it('appends and queries the activity log: filters, newest first, paging', async () => {
-    const store = open(tempDir());
-    const base = Date.parse('2026-01-01T00:00:00.000Z');
-    for (let i = 0; i < 10; i += 1) {
-      await store.appendActivity({
-        type: i % 2 === 0 ? 'preflight' : 'tool_call',
-        timestamp: new Date(base + i * 60_000).toISOString(),
-        status: 'success',
-        ...(i % 2 === 0 ? { surface: 'rest' } : {}),
-        request_id: `req-${i}`,
-        metadata: { n: i, nested: { ok: true } },
-      });
-    }
-    const all = await store.queryActivity({});
-    expect(all.map((r) => r.request_id)).toEqual(['req-9', 'req-8', 'req-7', 'req-6', 'req-5', 'req-4', 'req-3', 'req-2', 'req-1', 'req-0']);
-    expect(all[0]).toEqual({
-      id: 10,
-      type: 'tool_call',
-      timestamp: '2026-01-01T00:09:00.000Z',
-      status: 'success',
-      request_id: 'req-9',
-      metadata: { n: 9, nested: { ok: true } },
-    });
-    expect((await store.queryActivity({ type: 'preflight' })).map((r) => r.request_id)).toEqual(['req-8', 'req-6', 'req-4', 'req-2', 'req-0']);
-    expect((await store.queryActivity({ request_id: 'req-3' })).map((r) => r.id)).toEqual([4]);
-    const window = await store.queryActivity({ since: '2026-01-01T00:02:00Z', until: '2026-01-01T00:04:00Z' });
-    expect(window.map((r) => r.request_id)).toEqual(['req-4', 'req-3', 'req-2']);
-    expect((await store.queryActivity({ limit: 3, offset: 2 })).map((r) => r.request_id)).toEqual(['req-7', 'req-6', 'req-5']);
-    await expect(store.queryActivity({ since: 'yesterday' })).rejects.toThrow(RangeError);
-  });
-
-  it('orders by timestamp even when records arrive out of order', async () => {
-    const store = open(tempDir());
-    await store.appendActivity({ type: 't', timestamp: '2026-01-02T00:00:00Z', status: 's', request_id: 'late', metadata: {} });
-    await store.appendActivity({ type: 't', timestamp: '2026-01-01T00:00:00Z', status: 's', request_id: 'early', metadata: {} });
-    expect((await store.queryActivity({})).map((r) => r.request_id)).toEqual(['late', 'early']);
-  });
-
-  it('prunes the activity log by age and by count', async () => {
-    const store = open(tempDir());
-    const now = new Date('2026-03-31T00:00:00Z');
-    for (let day = 0; day < 40; day += 1) {
-      await store.appendActivity({
-        type: 'preflight',
-        timestamp: new Date(now.getTime() - day * 86_400_000 - 1000).toISOString(),
-        status: 'success',
-        request_id: `d${day}`,
-        metadata: {},
-      });
-    }
-    expect(await store.pruneActivity({ maxRecords: 10_000, maxAgeDays: 30 }, now)).toBe(10);
-    expect((await store.queryActivity({ limit: 1000 })).length).toBe(30);
-    expect(await store.pruneActivity({ maxRecords: 5, maxAgeDays: 30 }, now)).toBe(25);
-    expect((await store.queryActivity({ limit: 1000 })).map((r) => r.request_id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
-  });
-
+describe('the SQLite activity log', () => {
   it('keeps the count limit of the last retention pass as it writes, dropping the oldest segments as each new one starts', async () => {
     const store = open(tempDir());
     const at = '2026-03-31T00:00:00.000Z';
@@ -320,11 +192,10 @@ describe('store contents', () => {
     }
     expect(trimmed).toBe(true);
   });
+});
 
-  it('rejects calls after close instead of answering from a dead handle', async () => {
-    const store = open(tempDir());
-    store.close();
-    store.close();
-    await expect(store.listApprovals()).rejects.toThrow();
-  });
+storeContract('SQLite', async () => {
+  const opened = await openConfiguredStore({ data_dir: tempDir(), store: { kind: 'sqlite' }, store_wal_limit_bytes: DEFAULT_WAL_LIMIT_BYTES }, () => undefined);
+  if (!opened.ok) throw new Error(`${opened.error.code}: ${opened.error.message}`);
+  return opened;
 });

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import type { Tool } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { preparedJson } from '../src/mcp/prepared-json.js';
-import type { ServedEntry, ServedListing } from '../src/mcp/served-listing.js';
 import { toolListPage } from '../src/mcp/tool-list-page.js';
+import { servedListingArbitrary } from './served-listing-arbitrary.js';
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const toolArb = fc.record(
@@ -19,19 +19,7 @@ const toolArb = fc.record(
 );
 
 /** A listing in served order: server names and tool names unique and sorted, as servedListing builds it. */
-const listingArb = fc
-  .uniqueArray(fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), toolArb), {
-    maxLength: 25,
-    selector: ([server, tool]) => `${server}\u0000${tool}`,
-  })
-  .map((rows): ServedListing => {
-    const sorted = [...rows].sort(([s1, t1], [s2, t2]) => (s1 < s2 ? -1 : s1 > s2 ? 1 : t1 < t2 ? -1 : t1 > t2 ? 1 : 0));
-    const entries = sorted.map(([server, tool, shape]): ServedEntry => {
-      const source = { ...shape, name: tool } as Tool;
-      return { server, tool, source, definition: { ...source, name: `${server}:${tool}` } };
-    });
-    return { entries };
-  });
+const listingArb = servedListingArbitrary(fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), toolArb, 25);
 
 function parsePrepared(page: object): unknown {
   const bytes = preparedJson(page);

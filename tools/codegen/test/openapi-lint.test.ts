@@ -39,7 +39,7 @@ describe('openapi.json', () => {
       components: { schemas: Record<string, unknown> };
     };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths['/api/v1/preflight']!['post']!.responses).sort()).toEqual(['200', '400', '401', '415', '503']);
+    expect(Object.keys(doc.paths['/api/v1/preflight']!['post']!.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '415', '503']);
     expect(doc.components.schemas).toHaveProperty('RestPreflightRequest');
     expect(JSON.stringify(doc.components.schemas)).not.toContain('#/$defs/');
   });

@@ -3,7 +3,7 @@ import { CliError } from '../cli-error.js';
 
 export const serve: CommandSpec = {
   words: ['serve'],
-  summary: 'Run the gateway (MCP at /mcp and REST at /api/v1 on one HTTP listener, or MCP on stdio)',
+  summary: 'Run the gateway (MCP at /mcp and REST at /api/v1 on one HTTP listener, or MCP on stdio; REST also on <data_dir>/gateway.sock)',
   usage: '[--config FILE] [--listen HOST:PORT] [--stdio]',
   description: [
     'Without --config the embedded default runs: listen 127.0.0.1:8080, data in ~/.mcpproxy (or',
@@ -11,7 +11,14 @@ export const serve: CommandSpec = {
     'is generated, printed once and stored in <data_dir>/api-key, where the other commands find it.',
     '--listen (or MCPPROXY_LISTEN) replaces the configuration\'s listen address; port 0 takes any free',
     'port. The address the gateway actually listens on is kept in <data_dir>/gateway.json while it',
-    'runs, and the other commands find it there.',
+    'runs, and the other commands find it there. Every gateway also opens a local socket,',
+    '<data_dir>/gateway.sock (mode 0600, the same REST API and credentials): with --stdio, where',
+    'there is no HTTP listener, the other commands reach the gateway through it.',
+    'With --stdio, when another gateway already holds the data directory, this one relays its',
+    'client\'s session to that gateway over its socket instead of refusing.',
+    'SIGHUP reloads the configuration file (servers and profiles apply at once; the log names any',
+    'setting that needs a restart; an invalid file is refused and the gateway runs on);',
+    '"watch_config": true reloads whenever the file changes.',
     'Stops cleanly on SIGINT or SIGTERM (and, with --stdio, when standard input closes).',
   ].join('\n'),
   options: {

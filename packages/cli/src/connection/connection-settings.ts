@@ -4,11 +4,11 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { CliError, usageError } from '../cli-error.js';
 import type { OptionSpecs, ParsedValues } from '../command-spec.js';
 import { readGatewayAddressConfig, type GatewayAddressConfig } from './gateway-config-file.js';
-import { runningGatewayOrigin } from './running-gateway-origin.js';
+import { runningGateway } from './running-gateway-origin.js';
 
 /** The options every command that talks to a running gateway takes. */
 export const CONNECTION_OPTIONS: OptionSpecs = {
-  url: { type: 'string', label: '--url URL', description: 'Gateway address, e.g. http://127.0.0.1:8080 (env MCPPROXY_URL; default: where the gateway of the data directory runs, else MCPPROXY_LISTEN, else the config file\'s listen address, else 127.0.0.1:8080)' },
+  url: { type: 'string', label: '--url URL', description: 'Gateway address, e.g. http://127.0.0.1:8080 (env MCPPROXY_URL; default: where the gateway of the data directory runs, over its local socket when it has no HTTP listener, else MCPPROXY_LISTEN, else the config file\'s listen address, else 127.0.0.1:8080)' },
   'api-key': { type: 'string', label: '--api-key KEY', description: 'Admin API key, operator tier (env MCPPROXY_API_KEY; default: <data_dir>/api-key)' },
   token: { type: 'string', label: '--token TOKEN', description: 'Agent token, agent tier (env MCPPROXY_TOKEN)' },
   config: { type: 'string', short: 'c', label: '-c, --config FILE', description: 'Gateway configuration file to take the address and data directory from' },
@@ -24,10 +24,15 @@ export type Credential =
   | { readonly kind: 'none'; readonly why: string };
 
 export interface ConnectionSettings {
-  /** The gateway's origin, e.g. http://127.0.0.1:8080 (no trailing slash, no /mcp). */
+  /** The gateway's origin, e.g. http://127.0.0.1:8080 (no trailing slash, no /mcp); with `socket`, the Host sent on it. */
   readonly origin: string;
+  /** The local socket of a gateway with no HTTP listener (stdio mode): every request goes there. */
+  readonly socket?: string;
   readonly credential: Credential;
 }
+
+/** The origin of requests sent over a local socket (the socket, not the host, decides where they go). */
+export const SOCKET_ORIGIN = 'http://localhost';
 
 export interface ConnectionInputs {
   readonly values: ParsedValues;
@@ -51,10 +56,16 @@ export function resolveConnection(inputs: ConnectionInputs): ConnectionSettings 
   const config = configPath === undefined ? undefined : readGatewayAddressConfig(configPath);
 
   const url = flag('url') ?? fromEnv('MCPPROXY_URL');
+  const running = url === undefined ? runningGateway(dataDirOf(config, env)) : undefined;
+  // A gateway with an HTTP listener is reached there, as before; one without (stdio) over its socket.
+  const socket = running?.origin === undefined ? running?.socket : undefined;
   const origin =
     url !== undefined
       ? originOf(url)
-      : (runningGatewayOrigin(dataDirOf(config, env)) ?? originOfListen(fromEnv('MCPPROXY_LISTEN') ?? config?.listen ?? DEFAULT_LISTEN));
+      : socket !== undefined
+        ? SOCKET_ORIGIN
+        : (running?.origin ?? originOfListen(fromEnv('MCPPROXY_LISTEN') ?? config?.listen ?? DEFAULT_LISTEN));
+  const at = { origin, ...(socket === undefined ? {} : { socket }) };
   // The keys found on this machine (the config's api_key, the stored key) go only to the gateway they
   // belong to: the configured address, or one on this machine. Another --url needs an explicit credential.
   const implicitKeyAllowed = url === undefined || isOnThisMachine(origin);
@@ -62,16 +73,16 @@ export function resolveConnection(inputs: ConnectionInputs): ConnectionSettings 
   const tokenFlag = inputs.tokenFlagIsConnection === false ? undefined : flag('token');
   const keyFlag = flag('api-key');
   if (tokenFlag !== undefined && keyFlag !== undefined) throw usageError('give --api-key or --token, not both');
-  if (keyFlag !== undefined) return { origin, credential: { kind: 'api-key', secret: keyFlag, source: '--api-key' } };
-  if (tokenFlag !== undefined) return { origin, credential: { kind: 'token', secret: tokenFlag, source: '--token' } };
+  if (keyFlag !== undefined) return { ...at, credential: { kind: 'api-key', secret: keyFlag, source: '--api-key' } };
+  if (tokenFlag !== undefined) return { ...at, credential: { kind: 'token', secret: tokenFlag, source: '--token' } };
   const tokenEnv = fromEnv('MCPPROXY_TOKEN');
   const keyEnv = fromEnv('MCPPROXY_API_KEY');
   if (tokenEnv !== undefined && keyEnv !== undefined) throw usageError('both MCPPROXY_API_KEY and MCPPROXY_TOKEN are set: unset one, or choose with --api-key or --token');
-  if (keyEnv !== undefined) return { origin, credential: { kind: 'api-key', secret: keyEnv, source: 'MCPPROXY_API_KEY' } };
-  if (tokenEnv !== undefined) return { origin, credential: { kind: 'token', secret: tokenEnv, source: 'MCPPROXY_TOKEN' } };
-  if (!implicitKeyAllowed) return { origin, credential: { kind: 'none', why: `${origin} is not on this machine, so no stored or configured admin key is sent to it` } };
-  if (config?.api_key !== undefined) return { origin, credential: { kind: 'api-key', secret: config.api_key, source: `api_key of ${configPath ?? 'the config'}` } };
-  return { origin, credential: storedApiKey(dataDirOf(config, env)) };
+  if (keyEnv !== undefined) return { ...at, credential: { kind: 'api-key', secret: keyEnv, source: 'MCPPROXY_API_KEY' } };
+  if (tokenEnv !== undefined) return { ...at, credential: { kind: 'token', secret: tokenEnv, source: 'MCPPROXY_TOKEN' } };
+  if (!implicitKeyAllowed) return { ...at, credential: { kind: 'none', why: `${origin} is not on this machine, so no stored or configured admin key is sent to it` } };
+  if (config?.api_key !== undefined) return { ...at, credential: { kind: 'api-key', secret: config.api_key, source: `api_key of ${configPath ?? 'the config'}` } };
+  return { ...at, credential: storedApiKey(dataDirOf(config, env)) };
 }
 
 /** localhost, 127.0.0.0/8 or [::1]: the origin of a gateway on this machine. */

@@ -24,6 +24,12 @@ export async function inBandPreflight(context: CommandContext, ids: readonly str
   const protocol = options.protocol ?? 'auto';
   if (!(PROTOCOL_VERSIONS as readonly string[]).includes(protocol)) throw usageError(`--protocol-version: expected ${PROTOCOL_VERSIONS.join(', ')}, got ${JSON.stringify(protocol)}`);
   const connection = resolveConnection({ values: context.values, env: context.io.env });
+  if (connection.socket !== undefined) {
+    throw new CliError(
+      'connection',
+      `the gateway of this data directory serves MCP on stdio, with no HTTP listener for --in-band to open /mcp on (its local socket ${connection.socket} serves REST): run the check without --in-band, or pass --url of a gateway that serves HTTP`,
+    );
+  }
   const endpoint = new URL(`${connection.origin}/mcp${options.profile === undefined ? '' : `/p/${encodeURIComponent(options.profile)}`}`);
   const headers: Record<string, string> = { 'user-agent': `cli/${CLI_VERSION}` };
   if (connection.credential.kind === 'token') headers['authorization'] = `Bearer ${connection.credential.secret}`;

@@ -2,6 +2,7 @@ import type { ApiError } from '@mcpproxy/schema';
 import { CliError } from '../cli-error.js';
 import { CLIENT_HEADER } from '../cli-version.js';
 import type { ConnectionSettings } from '../connection/connection-settings.js';
+import { unixSocketFetch } from '../connection/unix-socket-fetch.js';
 import { OPERATION_ROUTES, type OperationId, type RestOperations } from './rest-operations.js';
 
 type BodyOf<K extends OperationId> = RestOperations[K] extends { body: infer B } ? B : undefined;
@@ -30,9 +31,12 @@ export interface RestClient {
 /**
  * The gateway's REST API for the CLI: one typed call per operation, errors as CliError values
  * with one readable line (the gateway's ApiError message and code, or why it could not be reached).
+ * A connection with a local socket sends every request over it.
  */
-export function createRestClient(connection: ConnectionSettings, fetchImpl: typeof fetch = fetch): RestClient {
+export function createRestClient(connection: ConnectionSettings, fetchImpl: typeof fetch = connection.socket === undefined ? fetch : unixSocketFetch(connection.socket)): RestClient {
   const { origin, credential } = connection;
+  // What the messages name: the address the requests really go to.
+  const where = connection.socket ?? origin;
   return {
     origin,
     async call(operation, options = {}) {
@@ -49,14 +53,14 @@ export function createRestClient(connection: ConnectionSettings, fetchImpl: type
 
       const timeoutMs = options.timeoutMs ?? ANSWER_TIMEOUT_MS;
       const signal = AbortSignal.timeout(timeoutMs);
-      const timedOut = () => new CliError('connection', `the gateway at ${origin} did not answer ${route.method} ${path} within ${timeoutMs / 1000} s`);
+      const timedOut = () => new CliError('connection', `the gateway at ${where} did not answer ${route.method} ${path} within ${timeoutMs / 1000} s`);
       let response: Response;
       try {
         // Never follow a redirect: X-API-Key, unlike Authorization, would go along to another origin.
         response = await fetchImpl(url, { method: route.method, headers, signal, redirect: 'manual', ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
       } catch (cause) {
         if (signal.aborted) throw timedOut();
-        throw new CliError('connection', `cannot reach the gateway at ${origin}: ${networkReason(cause)} (is it running? start it with: mcpproxy serve)`);
+        throw new CliError('connection', `cannot reach the gateway at ${where}: ${networkReason(cause)} (is it running? start it with: mcpproxy serve)`);
       }
       let text: string;
       try {

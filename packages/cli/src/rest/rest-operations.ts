@@ -1,5 +1,9 @@
 import type {
   ActivityPage,
+  AuthStatusList,
+  OAuthCallback,
+  OAuthLoginFinished,
+  OAuthLoginStarted,
   ApproveRequest,
   LoginRequest,
   RestAgentPreflightResponse,
@@ -28,6 +32,10 @@ export interface RestOperations {
   disableServer: { result: ServerInfo };
   restartServer: { result: ServerInfo };
   loginServer: { body: LoginRequest; result: ServerInfo };
+  startOAuthLogin: { result: OAuthLoginStarted };
+  finishOAuthLogin: { body: OAuthCallback; result: OAuthLoginFinished };
+  logoutServer: { result: ServerInfo };
+  authStatus: { result: AuthStatusList };
   listTools: { result: ToolList };
   approveTools: { body: ApproveRequest; result: ToolList };
   disableTool: { result: ToolList };
@@ -59,6 +67,10 @@ export const OPERATION_ROUTES: { readonly [K in OperationId]: OperationRoute } =
   disableServer: { method: 'POST', path: '/api/v1/servers/{name}/disable', status: 200, resultSchema: 'ServerInfo' },
   restartServer: { method: 'POST', path: '/api/v1/servers/{name}/restart', status: 200, resultSchema: 'ServerInfo' },
   loginServer: { method: 'POST', path: '/api/v1/servers/{name}/login', status: 200, resultSchema: 'ServerInfo', bodySchema: 'LoginRequest' },
+  startOAuthLogin: { method: 'POST', path: '/api/v1/servers/{name}/oauth/login', status: 200, resultSchema: 'OAuthLoginStarted' },
+  finishOAuthLogin: { method: 'POST', path: '/api/v1/oauth/callback', status: 200, resultSchema: 'OAuthLoginFinished', bodySchema: 'OAuthCallback' },
+  logoutServer: { method: 'POST', path: '/api/v1/servers/{name}/logout', status: 200, resultSchema: 'ServerInfo' },
+  authStatus: { method: 'GET', path: '/api/v1/auth', status: 200, resultSchema: 'AuthStatusList' },
   listTools: { method: 'GET', path: '/api/v1/tools', status: 200, resultSchema: 'ToolList' },
   approveTools: { method: 'POST', path: '/api/v1/tools/approve', status: 200, resultSchema: 'ToolList', bodySchema: 'ApproveRequest' },
   disableTool: { method: 'POST', path: '/api/v1/tools/{id}/disable', status: 200, resultSchema: 'ToolList' },

@@ -126,7 +126,7 @@ export const REASONS = {
           remediation: 'Restart the server: mcpproxy servers restart {server}',
         },
         login: {
-          remediation: 'Log in to the upstream again: mcpproxy auth login {server} --token-stdin',
+          remediation: 'Log in to the upstream again: mcpproxy auth login {server}',
         },
       },
     },
@@ -248,7 +248,7 @@ export const REASONS = {
     since: 1,
     wording: {
       detail: 'Server {server} is waiting for login.',
-      remediation: 'Log in to the upstream: mcpproxy auth login {server} --token-stdin',
+      remediation: 'Log in to the upstream: mcpproxy auth login {server}',
     },
   },
   hash_mismatch: {

@@ -68,7 +68,7 @@ export type DidYouMeanOnlyOnNotFound = unknown;
 export type Surface = 'rest' | 'cli' | 'mcp-rider' | 'mcp-check' | 'mcp-resolve';
 
 /** Stable machine codes of REST errors; callers branch on these. */
-export type ApiErrorCode = 'invalid_json' | 'invalid_body' | 'body_too_large' | 'unsupported_media_type' | 'conflicting_pins' | 'unknown_profile' | 'unauthorized' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'state_unavailable' | 'activity_unavailable' | 'internal';
+export type ApiErrorCode = 'invalid_json' | 'invalid_body' | 'body_too_large' | 'unsupported_media_type' | 'conflicting_pins' | 'unknown_profile' | 'unauthorized' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'state_unavailable' | 'activity_unavailable' | 'invalid_state' | 'oauth_failed' | 'internal';
 
 /** An upstream connection's state. Absent on a server = no state yet (initializing). */
 export type ConnectionState = 'connecting' | 'discovering' | 'authenticating' | 'pending_auth' | 'ready' | 'error' | 'disconnected';
@@ -78,6 +78,9 @@ export type ServerName = string;
 
 /** A profile name, used in the path /mcp/p/<profile>: letters, digits, '-' and '_'. */
 export type ProfileName = string;
+
+/** sqlite: one SQLite file in data_dir, for one gateway (the embedded default). postgres: a PostgreSQL database shared by several gateway replicas. */
+export type StoreKind = 'sqlite' | 'postgres';
 
 // ---- strict: object shapes (quicktype) ----
 
@@ -490,11 +493,152 @@ export interface ToolList {
 }
 
 /**
+ * What an operator reviews of one tool definition: the fields the hash covers (description,
+ * inputSchema, outputSchema) and the ones it does not but an agent relies on (title,
+ * annotations). The name is the ToolReview's.
+ */
+export interface ToolDefinition {
+  readonly annotations?: { [key: string]: unknown };
+  readonly description?: string;
+  readonly inputSchema: { [key: string]: unknown };
+  readonly outputSchema?: { [key: string]: unknown };
+  readonly title?: string;
+}
+
+/**
+ * Body of GET /api/v1/tools/{id}/review: a tool's approved definition next to the one its
+ * upstream lists now, so a changed tool (rug-pull) can be compared before it is approved.
+ */
+export interface ToolReview {
+  readonly approved?: ToolDefinition;
+  /**
+   * false when the tool has an approved hash but its definition was not recorded (approved by
+   * a gateway that kept only hashes): only the hashes can be compared.
+   */
+  readonly approved_recorded: boolean;
+  readonly current?: ToolDefinition;
+  readonly tool: ToolInfo;
+}
+
+/**
  * Body of POST /api/v1/servers/{name}/login: a bearer credential for an HTTP upstream, kept
  * in the gateway's store (never in the configuration file).
  */
 export interface LoginRequest {
   readonly token: string;
+}
+
+/**
+ * Body of POST /api/v1/servers/{name}/oauth/login: where to send the user's browser to log
+ * in to an HTTP upstream with OAuth. The gateway keeps the PKCE verifier; the state in the
+ * URL is what authenticates the redirect, once, until expires_at.
+ */
+export interface OAuthLoginStarted {
+  /**
+   * The authorization server's authorization endpoint with this login's parameters
+   * (client_id, PKCE challenge, state, scope, resource).
+   */
+  readonly authorization_url: string;
+  readonly expires_at: CheckedAt;
+  /**
+   * Where the authorization server sends the browser back: the loopback callback
+   * (http://127.0.0.1:<oauth_callback_port>/oauth/callback), where mcpproxy auth login
+   * listens, or the gateway itself for a login started with callback=gateway.
+   */
+  readonly redirect_uri: string;
+  readonly server: string;
+}
+
+/**
+ * Body of POST /api/v1/oauth/callback: the query of the authorization server's redirect, as
+ * the loopback callback received it. The state alone authenticates it (a browser carries no
+ * admin key); a state is good for one use.
+ */
+export interface OAuthCallback {
+  readonly code?: string;
+  /**
+   * The authorization server's error code when the user or the server refused.
+   */
+  readonly error?: string;
+  readonly error_description?: string;
+  /**
+   * RFC 9207: the issuer that sent the redirect, checked against the one the login started
+   * with.
+   */
+  readonly iss?: string;
+  readonly state: string;
+}
+
+/**
+ * Body of a successful POST /api/v1/oauth/callback: the server whose tokens were stored;
+ * its connection restarts (poll GET /api/v1/servers for ready). Never a token.
+ */
+export interface OAuthLoginFinished {
+  readonly server: string;
+}
+
+/**
+ * One server's login as GET /api/v1/auth lists it. Never a token.
+ */
+export interface AuthStatus {
+  /**
+   * oauth only: configured (a pre-registered client_id from the configuration) or registered
+   * (dynamic client registration).
+   */
+  readonly client?: Client;
+  readonly expires_at?: CheckedAt;
+  /**
+   * Why a login is needed, when the gateway knows (the last 401, a refresh the authorization
+   * server refused).
+   */
+  readonly last_error?: string;
+  /**
+   * not_needed: no credential stored and the upstream has not asked for one (stdio servers
+   * always); needed: the upstream answered 401 (preflight: oauth_required) or its tokens
+   * could not be refreshed; logged_in: a credential is stored.
+   */
+  readonly login: Login;
+  /**
+   * How the stored credential was obtained: oauth (mcpproxy auth login <server>) or token
+   * (auth login --token).
+   */
+  readonly method?: AuthStatusMethod;
+  readonly name: string;
+  /**
+   * oauth only: a refresh token is stored.
+   */
+  readonly refreshable?: boolean;
+  /**
+   * oauth only: the scopes the authorization server granted.
+   */
+  readonly scopes?: readonly string[];
+  readonly transport: Transport;
+}
+
+/**
+ * oauth only: configured (a pre-registered client_id from the configuration) or registered
+ * (dynamic client registration).
+ */
+export type Client = 'configured' | 'registered';
+
+/**
+ * not_needed: no credential stored and the upstream has not asked for one (stdio servers
+ * always); needed: the upstream answered 401 (preflight: oauth_required) or its tokens
+ * could not be refreshed; logged_in: a credential is stored.
+ */
+export type Login = 'not_needed' | 'needed' | 'logged_in';
+
+/**
+ * How the stored credential was obtained: oauth (mcpproxy auth login <server>) or token
+ * (auth login --token).
+ */
+export type AuthStatusMethod = 'oauth' | 'token';
+
+/**
+ * Body of GET /api/v1/auth: every configured server's login, by name.
+ */
+export interface AuthStatusList {
+  readonly servers: readonly AuthStatus[];
 }
 
 /**
@@ -582,6 +726,23 @@ export interface ActivityPage {
 export interface Healthz {
   readonly status: 'ok';
 }
+
+/**
+ * One event of GET /api/v1/events (its SSE data line; the SSE event name is its type).
+ * hello comes first and names the state version the stream starts from; after it, server
+ * and tool carry a server's or a tool's new listing entry (exactly as GET /api/v1/servers
+ * and GET /api/v1/tools give it, operator tier) whenever it changes, and tool_removed a
+ * tool that is no longer known.
+ */
+export interface GatewayEvent {
+  readonly type: GatewayEventType;
+  readonly version: number;
+  readonly server?: ServerInfo;
+  readonly tool?: ToolInfo;
+  readonly id?: ToolId;
+}
+
+export type GatewayEventType = 'hello' | 'server' | 'tool' | 'tool_removed';
 
 /**
  * An MCP Tool as served (only what the carriers here need to name).
@@ -720,10 +881,28 @@ export interface GatewayConfig {
    */
   readonly data_dir?: string;
   /**
+   * stdio sessions only (`serve --stdio`, and sessions a second stdio gateway relays to this
+   * one): how long a tools/list answered in the first moments after start may wait for the
+   * upstreams to finish their first listing, so that a client that ignores
+   * notifications/tools/list_changed still sees their tools. The answer comes as soon as
+   * every enabled, unquarantined server has settled (ready, or its first attempt failed), and
+   * never later than this many milliseconds after the gateway started; later listings never
+   * wait. 0 turns the wait off. Keep it well below your MCP client's request timeout.
+   */
+  readonly first_listing_wait_ms?: number;
+  /**
    * Address the one HTTP server (MCP at /mcp, REST at /api/v1) listens on, host:port.
    * Loopback unless you mean otherwise; port 0 picks a free port.
    */
   readonly listen?: string;
+  /**
+   * The loopback port on which `mcpproxy auth login <server>` receives the authorization
+   * server's redirect (redirect URI http://127.0.0.1:<port>/oauth/callback), or the gateway
+   * itself while a login started in the operator UI waits for it. It stays the same from one
+   * login to the next, so a redirect URI registered with an authorization server (by dynamic
+   * registration, or by hand for a pre-registered client_id) keeps matching.
+   */
+  readonly oauth_callback_port?: number;
   /**
    * Tools per page of the aggregated tools/list (opaque cursors).
    */
@@ -751,11 +930,12 @@ export interface GatewayConfig {
    * The upstream MCP servers. Names are unique.
    */
   readonly servers: readonly ServerConfig[];
+  readonly store?: StoreConfig;
   /**
-   * The most bytes the store's write-ahead log (mcpproxy.db-wal) may hold, under any load:
-   * once it reaches three quarters of this, activity writes wait (answers included, never
-   * lost) while the log is checkpointed into the database and truncated, and it is truncated
-   * to nothing after a second without writes.
+   * SQLite store only: the most bytes the store's write-ahead log (mcpproxy.db-wal) may hold,
+   * under any load: once it reaches three quarters of this, activity writes wait (answers
+   * included, never lost) while the log is checkpointed into the database and truncated, and
+   * it is truncated to nothing after a second without writes.
    */
   readonly store_wal_limit_bytes?: number;
   /**
@@ -773,6 +953,38 @@ export interface GatewayConfig {
    * tools/list). An upstream that hangs is reported as an error, never waited on forever.
    */
   readonly upstream_timeout_ms?: number;
+  /**
+   * When true, the gateway reloads this file whenever it changes, as it does on SIGHUP:
+   * added, removed and changed servers and profiles apply at once without touching the other
+   * servers' connections; an invalid file is refused (the running configuration stays); a
+   * setting that needs a restart is named in the log. Without a configuration file there is
+   * nothing to watch.
+   */
+  readonly watch_config?: boolean;
+}
+
+/**
+ * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
+ * takes neither, nor pool_size.
+ */
+export interface StoreConfig {
+  readonly kind: StoreKind;
+  /**
+   * postgres: how many connections this gateway opens to the database at most for its reads
+   * and writes (its change feed holds one more).
+   */
+  readonly pool_size?: number;
+  /**
+   * postgres: the connection URL, postgresql://user:password@host:port/database (query
+   * parameters such as sslmode=require as the pg driver reads them). It holds a password:
+   * prefer url_env, which keeps it out of this file.
+   */
+  readonly url?: string;
+  /**
+   * postgres: the name of the environment variable that holds the connection URL (e.g.
+   * DATABASE_URL), read when the configuration loads.
+   */
+  readonly url_env?: string;
 }
 
 /**
@@ -820,6 +1032,7 @@ export interface ServerConfig {
    */
   readonly headers?: { [key: string]: string };
   readonly name: ServerName;
+  readonly oauth?: OAuthClientConfig;
   /**
    * Whether the server is quarantined (connected for discovery only: its tools are indexed
    * for review but never served or called). When absent and tool_quarantine is on, a server
@@ -841,6 +1054,34 @@ export interface ServerConfig {
    * servers[i].url rather than a failure at the first connect.
    */
   readonly url?: string;
+}
+
+/**
+ * A pre-registered OAuth client of the upstream's authorization server, and the scopes to
+ * ask for. Give the secret through client_secret_env (the name of an environment variable
+ * of the gateway) so that none sits in this file; client_secret is accepted for a file kept
+ * private.
+ */
+export interface OAuthClientConfig {
+  /**
+   * The client_id the authorization server issued for this gateway; its registered redirect
+   * URI must be http://127.0.0.1:<oauth_callback_port>/oauth/callback.
+   */
+  readonly client_id?: string;
+  /**
+   * The client's secret (a confidential client). Prefer client_secret_env.
+   */
+  readonly client_secret?: string;
+  /**
+   * The name of the environment variable that holds the client's secret; the gateway refuses
+   * to start when it is unset or empty.
+   */
+  readonly client_secret_env?: string;
+  /**
+   * Scopes to ask for. Without them the gateway asks for what the upstream's 401 or its
+   * protected-resource metadata names.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -1350,7 +1591,14 @@ export interface StrictTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly ToolDefinition: ToolDefinition;
+  readonly ToolReview: ToolReview;
   readonly LoginRequest: LoginRequest;
+  readonly OAuthLoginStarted: OAuthLoginStarted;
+  readonly OAuthCallback: OAuthCallback;
+  readonly OAuthLoginFinished: OAuthLoginFinished;
+  readonly AuthStatus: AuthStatus;
+  readonly AuthStatusList: AuthStatusList;
   readonly ApproveRequest: ApproveRequest;
   readonly TokenCreate: TokenCreate;
   readonly TokenInfo: TokenInfo;
@@ -1358,14 +1606,18 @@ export interface StrictTypes {
   readonly TokenList: TokenList;
   readonly ActivityPage: ActivityPage;
   readonly Healthz: Healthz;
+  readonly GatewayEvent: GatewayEvent;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: ShapeAResponse;
   readonly ShapeBResponse: ShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
+  readonly StoreKind: StoreKind;
   readonly GatewayConfig: GatewayConfig;
+  readonly StoreConfig: StoreConfig;
   readonly ServerConfig: ServerConfig;
+  readonly OAuthClientConfig: OAuthClientConfig;
   readonly AgentTokenConfig: AgentTokenConfig;
   readonly ProfileConfig: ProfileConfig;
 }
@@ -1417,7 +1669,14 @@ export interface LenientTypes {
   readonly ServerList: ServerList;
   readonly ToolInfo: ToolInfo;
   readonly ToolList: ToolList;
+  readonly ToolDefinition: ToolDefinition;
+  readonly ToolReview: ToolReview;
   readonly LoginRequest: LoginRequest;
+  readonly OAuthLoginStarted: OAuthLoginStarted;
+  readonly OAuthCallback: OAuthCallback;
+  readonly OAuthLoginFinished: OAuthLoginFinished;
+  readonly AuthStatus: AuthStatus;
+  readonly AuthStatusList: AuthStatusList;
   readonly ApproveRequest: ApproveRequest;
   readonly TokenCreate: TokenCreate;
   readonly TokenInfo: TokenInfo;
@@ -1425,14 +1684,18 @@ export interface LenientTypes {
   readonly TokenList: TokenList;
   readonly ActivityPage: ActivityPage;
   readonly Healthz: Healthz;
+  readonly GatewayEvent: GatewayEvent;
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: LenientShapeAResponse;
   readonly ShapeBResponse: LenientShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
+  readonly StoreKind: StoreKind;
   readonly GatewayConfig: GatewayConfig;
+  readonly StoreConfig: StoreConfig;
   readonly ServerConfig: ServerConfig;
+  readonly OAuthClientConfig: OAuthClientConfig;
   readonly AgentTokenConfig: AgentTokenConfig;
   readonly ProfileConfig: ProfileConfig;
 }

@@ -5,6 +5,7 @@
 export const GATEWAY_DEFAULTS = {
   listen: '127.0.0.1:8080',
   data_dir: '~/.mcpproxy',
+  store: { kind: 'sqlite' },
   tool_quarantine: true,
   require_mcp_auth: false,
   page_size: 100,
@@ -15,10 +16,17 @@ export const GATEWAY_DEFAULTS = {
   tool_call_timeout_ms: 60_000,
   reconnect_initial_delay_ms: 1000,
   reconnect_max_delay_ms: 30_000,
+  first_listing_wait_ms: 5000,
+  watch_config: false,
+  oauth_callback_port: 8799,
   agent_tokens: [],
   profiles: [],
   allowed_hosts: [],
   allowed_origins: [],
+} as const;
+
+export const STORE_DEFAULTS = {
+  pool_size: 10,
 } as const;
 
 export const SERVER_DEFAULTS = {

@@ -1,4 +1,4 @@
-import type { Scope } from '@mcpproxy/evaluator';
+import type { Scope, ToolAnnotations } from '@mcpproxy/evaluator';
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { RequiredToolsSource } from './required-tools-source.js';
@@ -9,9 +9,11 @@ export interface GatewaySourceOptions {
   /** The session's scope: token allow-list, token profile pin, the profile of its path. */
   readonly scope: Scope;
   /** The session's core tools/list page. */
-  listTools(cursor: string | undefined): ListToolsResult;
+  listTools(cursor: string | undefined): ListToolsResult | Promise<ListToolsResult>;
   /** The upstream tool the session's listing serves under this name (trimmed halves, like dispatch), if any. */
   servedTool(name: string): Tool | undefined;
+  /** The gateway's own tool of this name (describe_tool), which the listing serves too. */
+  builtinTool(name: string): Tool | undefined;
 }
 
 /**
@@ -23,7 +25,22 @@ export function gatewayRequiredToolsSource(options: GatewaySourceOptions): Requi
   const { preflight, scope } = options;
   return {
     listTools: (params) => options.listTools(params.cursor),
-    servedTool: (name) => options.servedTool(name),
-    evaluate: (check) => preflight.run({ surface: check.surface, raw: check.raw, scope }),
+    servedTool: (name) => options.servedTool(name) ?? options.builtinTool(name),
+    evaluate: (check) => {
+      // Resolving a built-in answers like any served tool, from its own annotations (not the upstreams' state).
+      const builtin = check.surface === 'mcp-resolve' ? options.builtinTool(resolvedName(check.raw)) : undefined;
+      const hostTool = builtin === undefined ? undefined : { ...(builtin.annotations === undefined ? {} : { annotations: definedHints(builtin.annotations) }) };
+      return preflight.run({ surface: check.surface, raw: check.raw, scope, ...(hostTool === undefined ? {} : { hostTool }) });
+    },
   };
+}
+
+function resolvedName(raw: unknown): string {
+  const name = typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'name') ? (raw as { name: unknown }).name : undefined;
+  return typeof name === 'string' ? name : '';
+}
+
+/** The annotations without keys whose value is undefined (exact optional types). */
+function definedHints(annotations: NonNullable<Tool['annotations']>): ToolAnnotations {
+  return Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined)) as ToolAnnotations;
 }

@@ -2,7 +2,7 @@ import { EXTENSION_ID, type ResolveFacet } from '@mcpproxy/schema';
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { inBandError, internalInBandError } from './in-band-error.js';
-import { clientDeclaration, isDeclared, isNegotiated } from './negotiation.js';
+import { clientDeclaration, isDeclared, isModernRequest, isNegotiated } from './negotiation.js';
 import type { RequiredToolsSource } from './required-tools-source.js';
 import { OffSurfaceReason, resolveFacet } from './wire-verdict.js';
 
@@ -28,7 +28,8 @@ export interface ResolveResult {
  * tools/resolve, Shape B. Resolves against the caller's served listing: an unknown or unserved
  * name is -32602 (SEP-1862), so only the codes that can hold for a served tool ever ride the
  * facet. The annotation policy comes from `_meta["app.mcpproxy/required-tools"].policy` when the
- * extension is negotiated on this request. Side-effect free but for the activity record.
+ * extension is negotiated on this request; on 2026-07-28 a request that does not negotiate it gets no
+ * facet (and no evaluation). Side-effect free but for the activity record.
  * `arguments` do not refine availability and are not looked at.
  */
 export async function resolveTool(server: Server, source: RequiredToolsSource, params: ResolveParams, ctx: ServerContext): Promise<ResolveResult> {
@@ -37,6 +38,9 @@ export async function resolveTool(server: Server, source: RequiredToolsSource, p
 
   const tool = await source.servedTool(params.name, ctx);
   if (tool === undefined) throw unknownTool(params.name);
+  // 2026-07-28's mismatch rule: a client that did not declare the extension on this request gets core
+  // behaviour, the resolved tool and nothing of ours (2025-11-25 keeps the seed's envelope as written).
+  if (isModernRequest(ctx) && !negotiated) return { tool };
   const outcome = await source.evaluate({ surface: 'mcp-resolve', raw: { name: params.name, ...policy } }, ctx);
   if (!outcome.ok) throw inBandError(outcome.error, 'resolve');
   const result = outcome.result.tools[0];

@@ -6,6 +6,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
+import { announceContentChanges, type FixtureContentChange } from './fixture-content.js';
 import type { FixtureOverload } from './fixture-overload.js';
 import type { MessageCounter } from './message-counter.js';
 import type { StreamCounter } from './stream-counter.js';
@@ -25,6 +26,8 @@ export interface FixtureHttp {
   readonly url: string;
   /** Sends tools/list_changed to every live 2025-era session and every 2026 subscription. */
   notifyToolsChanged(): void;
+  /** Tells every live 2025-era session and every 2026 subscription what a reload changed in resources and prompts. */
+  announceContentChanges(changes: readonly FixtureContentChange[]): void;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,14 @@ export async function serveFixtureHttp(
     notifyToolsChanged() {
       for (const { server } of sessions.values()) void server.sendToolListChanged().catch(() => undefined);
       modern.notify.toolsChanged();
+    },
+    announceContentChanges(changes) {
+      for (const { server } of sessions.values()) announceContentChanges(server, changes);
+      for (const change of changes) {
+        if (change.kind === 'resources_list') modern.notify.resourcesChanged();
+        else if (change.kind === 'prompts_list') modern.notify.promptsChanged();
+        else modern.notify.resourceUpdated(change.uri);
+      }
     },
     async close() {
       await Promise.allSettled([...sessions.values()].map(({ transport }) => transport.close()));

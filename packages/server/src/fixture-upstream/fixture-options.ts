@@ -18,14 +18,19 @@ export interface FixtureOptions {
   readonly name: string;
   /** How tools/call answers while overloaded (see fixture-overload.ts); re-read on SIGHUP. */
   readonly overloadFile?: string;
+  /** Append what a test reads back (cancellations, answers to the fixture's own requests) here, one JSON line each. */
+  readonly eventsFile?: string;
 }
 
 export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options]
   --http PORT           serve Streamable HTTP on 127.0.0.1:PORT (0 = free port) instead of stdio;
                         prints {"url": ...} on stdout once listening
-  --tools FILE          tool list (JSON); re-read on SIGHUP, which sends tools/list_changed when it changed
+  --tools FILE          tool list (JSON); re-read on SIGHUP, which sends tools/list_changed when it changed;
+                        {"tools": [...], "resources": [{uri, name, text}], "prompts": [{name, text}]}
+                        also serves those (list_changed and resources/updated on SIGHUP, as they change)
   --demo                the bundled demo tools (default when no --tools)
-  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing)
+  --start-delay-ms N    answer nothing for N ms after start (the gateway sees it initializing);
+                        SIGUSR1 ends the delay at once
   --require-token T     HTTP: 401 with WWW-Authenticate unless "Authorization: Bearer T"
   --count-file FILE     write the number of JSON-RPC messages received to FILE after each one
   --streams-file FILE   HTTP: write the number of event streams opened so far (2025 GET streams,
@@ -36,6 +41,8 @@ export const FIXTURE_USAGE = `usage: node dist/fixture-upstream/main.js [options
   --overload FILE       how tools/call answers, re-read on SIGHUP: {} normally; {"status": 429|503,
                         "retry_after"?: "2"} that HTTP status (HTTP only); {"error_code": N} that
                         JSON-RPC error. A missing file answers normally
+  --events-file FILE    append one JSON line per cancellation received and per answer to a request
+                        the fixture sent its client (see fixture-events.ts)
 SIGUSR2 or calling the unlisted tool "exit" makes the process exit.`;
 
 export type ParsedFixtureOptions = { ok: true; options: FixtureOptions } | { ok: false; message: string };
@@ -58,6 +65,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
         'page-size': { type: 'string' },
         name: { type: 'string' },
         overload: { type: 'string' },
+        'events-file': { type: 'string' },
       },
     }));
   } catch (cause) {
@@ -87,6 +95,7 @@ export function parseFixtureOptions(argv: readonly string[]): ParsedFixtureOptio
       pageSize: (pageSize.ok ? pageSize.value : undefined) ?? 0,
       name: values.name ?? 'mcp-fixture',
       ...(values.overload === undefined ? {} : { overloadFile: values.overload }),
+      ...(values['events-file'] === undefined ? {} : { eventsFile: values['events-file'] }),
     },
   };
 }

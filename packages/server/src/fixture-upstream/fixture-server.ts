@@ -1,5 +1,9 @@
 import { ProtocolError, Server } from '@modelcontextprotocol/server';
+import { serveFixtureContent, type FixtureContent } from './fixture-content.js';
+import type { FixtureEvents } from './fixture-events.js';
 import type { FixtureOverload } from './fixture-overload.js';
+import { runAskTool } from './fixture-ask.js';
+import { runProgressTool } from './fixture-progress.js';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import type { FixtureTool } from './fixture-tools.js';
 
@@ -16,6 +20,10 @@ export interface FixtureCatalog {
   exit(): void;
   /** The current overload switch (replaced on SIGHUP). */
   overload?(): FixtureOverload;
+  /** Where cancellations and the answers to its own requests are recorded (`--events-file`). */
+  readonly events: FixtureEvents;
+  /** Resources and prompts (replaced on SIGHUP); served, with their capabilities, only when the file has any. */
+  content?(): FixtureContent;
 }
 
 /**
@@ -23,7 +31,18 @@ export interface FixtureCatalog {
  * definitions exactly as the tools file gives them (raw JSON Schema, annotations, _meta).
  */
 export function createFixtureServer(catalog: FixtureCatalog): Server {
-  const server = new Server({ name: catalog.serverName, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const content = catalog.content?.();
+  const hasContent = content !== undefined && (content.resources.length > 0 || content.prompts.length > 0);
+  const server = new Server(
+    { name: catalog.serverName, version: '1.0.0' },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        ...(hasContent ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } } : {}),
+      },
+    },
+  );
+  if (hasContent && catalog.content !== undefined) serveFixtureContent(server, catalog.content, catalog.events);
 
   server.setRequestHandler('tools/list', (request): ListToolsResult => {
     const tools = catalog.tools().map((tool) => tool.definition as unknown as Tool);
@@ -33,7 +52,7 @@ export function createFixtureServer(catalog: FixtureCatalog): Server {
     return { tools: tools.slice(start, end), ...(end < tools.length ? { nextCursor: String(end) } : {}) };
   });
 
-  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const overload = catalog.overload?.();
@@ -55,6 +74,10 @@ export function createFixtureServer(catalog: FixtureCatalog): Server {
         return { isError: true, content: [{ type: 'text', text: tool.behavior.message }] };
       case 'canned':
         return tool.behavior.result as CallToolResult;
+      case 'progress':
+        return runProgressTool(name, tool.behavior.steps, tool.behavior.intervalMs, ctx, catalog.events);
+      case 'ask':
+        return runAskTool(name, tool.behavior.method, tool.behavior.params, ctx, catalog.events);
     }
   });
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { allowedAuthorities, checkHostAndOrigin, type AllowedAuthorities, type ConfiguredAuthorities } from './host-origin-guard.js';
 import { HEALTHZ_PATH } from './healthz-route.js';
-import type { HttpRoute } from './http-route.js';
+import { requestPath, routeRequest, type HttpRoute } from './http-route.js';
 import { jsonRpcErrorBody } from '../mcp/json-rpc-error-response.js';
 import { sendJson } from './json-response.js';
 import { listenerOrigin, type ListenAddress } from './listen-address.js';
@@ -22,7 +22,7 @@ export interface HttpServerOptions {
  * only the request: an SSE response streams on for as long as it likes once the request is in.
  */
 export const REQUEST_TIMEOUT_MS = 60_000;
-const HEADERS_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 30_000;
 
 export interface RunningHttpServer {
   /** Origin of the listener, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
@@ -68,7 +68,7 @@ async function dispatch(
     sendJson(res, 503, jsonRpcErrorBody(-32603, 'Starting'));
     return;
   }
-  const pathname = pathOf(req.url);
+  const pathname = requestPath(req.url);
   // /healthz answers a constant and takes no credential, so a rebound page learns nothing from it,
   // while a load balancer's health check sends the instance's address as Host, which no
   // allowed_hosts entry can name in advance.
@@ -79,20 +79,8 @@ async function dispatch(
     sendJson(res, 403, body);
     return;
   }
-  for (const route of options.routes) {
-    const handle = route.match(pathname);
-    if (handle !== undefined) {
-      await handle(req, res);
-      return;
-    }
-  }
+  if (await routeRequest(options.routes, pathname, req, res)) return;
   sendJson(res, 404, { code: 'not_found', message: `No route for ${pathname}`, path: pathname });
-}
-
-function pathOf(rawUrl: string | undefined): string {
-  const url = rawUrl ?? '/';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
 
 function listen(server: Server, address: ListenAddress): Promise<void> {

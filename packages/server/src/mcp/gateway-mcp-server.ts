@@ -1,5 +1,5 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
-import { ProtocolError, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import { gatewayRequiredToolsSource } from '../extension/gateway-source.js';
@@ -8,7 +8,11 @@ import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { argumentDepthError } from './argument-depth.js';
+import { attachCatalog } from './catalog-surface.js';
+import { forwardAskingClient, isInputRetry, type ClientInput } from './client-input.js';
+import type { InputFlows } from './input-flows.js';
 import { gateToolCall, refusalText } from './dispatch-gate.js';
+import { STORE_UNREACHABLE_REFUSAL } from './store-unreachable-refusal.js';
 import {
   DESCRIBE_TOOL,
   DESCRIBE_TOOL_NAME,
@@ -19,10 +23,11 @@ import {
 } from './describe-tool.js';
 import type { McpSessionContext } from './mcp-identity.js';
 import { servedListing, type ServedListing } from './served-listing.js';
+import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { toolListPage } from './tool-list-page.js';
 
 /** The part of the runtime the MCP surface reads: the published state, and the one way to reach an upstream. */
-export type SurfaceRuntime = Pick<GatewayRuntime, 'current' | 'callTool'>;
+export type SurfaceRuntime = Pick<GatewayRuntime, 'current' | 'callTool' | 'forwardRequest' | 'upstreamCapabilities'>;
 
 export interface GatewayMcpOptions {
   readonly runtime: SurfaceRuntime;
@@ -36,6 +41,20 @@ export interface GatewayMcpOptions {
   readonly preflight?: PreflightSeam;
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
+  /** Who is subscribed to which upstream resource, shared by every server instance. Absent: tools only. */
+  readonly resourceSubscriptions?: ResourceSubscriptions;
+  /**
+   * 2026-07-28 requests waiting for their client's input (sampling, elicitation, roots an upstream
+   * asked for), shared by every server instance. Absent: such upstream requests are refused on 2026-07-28.
+   */
+  readonly inputFlows?: InputFlows;
+  /**
+   * False while the store (a shared PostgreSQL) cannot be reached: this gateway may have missed an
+   * operator's change on another replica, so tool calls are refused. Absent: always reachable.
+   */
+  readonly storeReachable?: () => boolean;
+  /** What a tools/list waits for before it reads the state (the start-up wait of stdio sessions); undefined: nothing. */
+  readonly beforeListing?: () => Promise<void> | undefined;
 }
 
 const BUILTIN_TOOLS: readonly Tool[] = [DESCRIBE_TOOL];
@@ -59,7 +78,11 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   const scope = context.identity.scope;
   const server = new PlainParamsServer(options.serverInfo, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
-  const listTools = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
+  const page = (cursor: string | undefined) => toolListPage(gatewayListing(runtime.current(), scope), cursor, pageSize);
+  const listTools = (cursor: string | undefined) => {
+    const wait = options.beforeListing?.();
+    return wait === undefined ? page(cursor) : wait.then(() => page(cursor));
+  };
   let requiredTools: RequiredToolsExtension | undefined;
   if (options.preflight === undefined) {
     server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));
@@ -70,9 +93,14 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       scope,
       listTools,
       servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
+      builtinTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
     });
     requiredTools = new RequiredToolsExtension({ source });
     requiredTools.attach(server, { era: context.era });
+  }
+  // Resources, prompts, completion and logging of the upstreams, beside their tools.
+  if (options.resourceSubscriptions !== undefined) {
+    attachCatalog(server, { runtime, subscriptions: options.resourceSubscriptions, ...(options.inputFlows === undefined ? {} : { inputFlows: options.inputFlows }) }, context);
   }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -87,16 +115,33 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       const where = parsed.ok ? { server: parsed.server, tool: parsed.tool } : { server: '', tool: name };
       await options.recordToolCall?.({ ...where, outcome, ...(reason === undefined ? {} : { reason }), duration_ms: performance.now() - started });
     };
-    const decision = gateToolCall(runtime.current(), scope, name);
-    if (!decision.allowed) {
-      await record('refused', decision.refusal.reason);
-      return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+    const input: ClientInput = { server, ctx, era: context.era, identityKey: context.identity.key, ...(options.inputFlows === undefined ? {} : { flows: options.inputFlows }) };
+    // A 2026-07-28 retry brings input for a call already gated and running upstream.
+    let target: { readonly server: string; readonly tool: string };
+    if (isInputRetry(input)) {
+      const parsed = parseToolId(name);
+      if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+      target = parsed;
+    } else {
+      if (options.storeReachable?.() === false) {
+        await record('refused');
+        return { isError: true, content: [{ type: 'text', text: STORE_UNREACHABLE_REFUSAL }] };
+      }
+      const decision = gateToolCall(runtime.current(), scope, name);
+      if (!decision.allowed) {
+        await record('refused', decision.refusal.reason);
+        return { isError: true, content: [{ type: 'text', text: refusalText(decision.refusal) }] };
+      }
+      target = decision;
     }
+    const forward = forwardAskingClient(input, `tools/call\n${name}`, (signal, relay) => runtime.callTool(target.server, target.tool, args, signal, relay));
     try {
       // The upstream's answer is the answer, tool errors (isError) included.
-      const result = await runtime.callTool(decision.server, decision.tool, args, ctx.mcpReq.signal);
+      const result = await forward();
+      // The client must answer the upstream's requests first (2026-07-28); the call goes on upstream.
+      if (isInputRequiredResult(result)) return result;
       await record(result.isError === true ? 'tool_error' : 'success');
-      return result;
+      return result as CallToolResult;
     } catch (error) {
       await record('upstream_error');
       // The call that found the upstream overloaded reads like the calls refused after it.
@@ -108,7 +153,7 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
       // connection, timeout, broken transport) is a tool error the agent can read.
       const upstreamError = error instanceof RuntimeError ? error.cause : error;
       if (upstreamError instanceof ProtocolError) throw upstreamError;
-      return upstreamFailure(decision.server, error);
+      return upstreamFailure(target.server, error);
     }
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-error-response.js';
 import { identityAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
+import { EventStreamUpgradeTransport } from './event-stream-upgrade-transport.js';
 import { PreparedJsonSessionTransport } from './prepared-json-session-transport.js';
 
 export interface LegacySession {
@@ -20,7 +21,7 @@ export interface LegacySessionOptions {
 }
 
 interface Entry extends LegacySession {
-  readonly transport: PreparedJsonSessionTransport;
+  readonly transport: EventStreamUpgradeTransport;
   lastSeen: number;
 }
 
@@ -39,11 +40,12 @@ export class LegacySessionRegistry {
     this.sweeper.unref();
   }
 
-  async handle(request: Request, identity: McpIdentity): Promise<Response> {
+  /** `parsedBody`: the POST's body, when the caller has read and parsed it already. */
+  async handle(request: Request, identity: McpIdentity, parsedBody?: unknown): Promise<Response> {
     if (this.closed) return jsonRpcError(503, -32603, 'Gateway is shutting down');
     const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId !== null) return this.handleInSession(sessionId, request, identity);
-    return this.open(request, identity);
+    if (sessionId !== null) return this.handleInSession(sessionId, request, identity, parsedBody);
+    return this.open(request, identity, parsedBody);
   }
 
   sessions(): Iterable<LegacySession> {
@@ -69,33 +71,36 @@ export class LegacySessionRegistry {
     await Promise.all(entries.map((entry) => this.dispose(entry)));
   }
 
-  private async handleInSession(sessionId: string, request: Request, identity: McpIdentity): Promise<Response> {
+  private async handleInSession(sessionId: string, request: Request, identity: McpIdentity, parsedBody: unknown): Promise<Response> {
     const entry = this.entries.get(sessionId);
     // A session answers only the credential and path that opened it; anything else looks like no session at all.
     if (entry === undefined || entry.identity.key !== identity.key) {
       return jsonRpcError(404, -32001, 'Session not found');
     }
     entry.lastSeen = Date.now();
-    return entry.transport.handleRequest(request, { authInfo: identityAuthInfo(entry.identity) });
+    return entry.transport.handleRequest(request, { authInfo: identityAuthInfo(entry.identity), ...withParsedBody(parsedBody) });
   }
 
-  private async open(request: Request, identity: McpIdentity): Promise<Response> {
+  private async open(request: Request, identity: McpIdentity, parsedBody: unknown): Promise<Response> {
     let opened: Entry | undefined;
     const server = this.options.createServer({ identity, era: 'legacy' });
     // POSTs are answered with one JSON body (a tools/list page as bytes prepared once per published
-    // state); notifications go out on the session's GET stream.
-    const transport = new PreparedJsonSessionTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        opened = { id, identity, server, transport, lastSeen: Date.now() };
-        this.admit(opened);
-      },
-      onsessionclosed: (id) => this.forget(id),
-    });
+    // state), or an event stream when a forwarded call relates messages to them (progress, a request
+    // on an upstream's behalf); other notifications go out on the session's GET stream.
+    const transport = new EventStreamUpgradeTransport(
+      new PreparedJsonSessionTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          opened = { id, identity, server, transport, lastSeen: Date.now() };
+          this.admit(opened);
+        },
+        onsessionclosed: (id) => this.forget(id),
+      }),
+    );
     transport.onerror = (error) => this.options.onError?.(error);
     try {
       await server.connect(transport);
-      return await transport.handleRequest(request, { authInfo: identityAuthInfo(identity) });
+      return await transport.handleRequest(request, { authInfo: identityAuthInfo(identity), ...withParsedBody(parsedBody) });
     } finally {
       // No session came of it (not an initialize, a rejected one, or a failure): nothing may stay behind.
       if (opened === undefined) await server.close().catch(() => undefined);
@@ -142,6 +147,10 @@ export class LegacySessionRegistry {
   private async dispose(entry: Entry): Promise<void> {
     await entry.server.close().catch((error: unknown) => this.options.onError?.(asError(error)));
   }
+}
+
+function withParsedBody(parsedBody: unknown): { parsedBody?: unknown } {
+  return parsedBody === undefined ? {} : { parsedBody };
 }
 
 function asError(error: unknown): Error {

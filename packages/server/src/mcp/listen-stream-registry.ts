@@ -1,4 +1,8 @@
+import { streamToEvict } from '../http/fair-stream-eviction.js';
 import type { McpIdentity } from './mcp-identity.js';
+
+/** What a watcher of listen requests says about one: the body to use instead (if any) and what to undo at its end. */
+export type ListenWatch = (request: Request, identity: McpIdentity) => Promise<{ readonly body?: string; readonly release: () => void }>;
 
 interface ListenStream {
   readonly identity: McpIdentity;
@@ -18,13 +22,34 @@ export class ListenStreamRegistry {
   private readonly streams = new Set<ListenStream>();
   private nextSeq = 0;
 
-  constructor(private readonly maxStreams: number) {}
+  /**
+   * @param watch told of each stream's request before it opens (a copy of it, body unread); it may
+   * give the body to open the stream with instead, and `release` is called once the stream ends,
+   * whatever ends it.
+   */
+  constructor(
+    private readonly maxStreams: number,
+    private readonly watch?: ListenWatch,
+  ) {}
 
   /** Opens one listen stream through `forward`, keeping track of it until its body ends. */
   async open(request: Request, identity: McpIdentity, forward: (request: Request) => Promise<Response>): Promise<Response> {
     const stream: ListenStream = { identity, controller: new AbortController(), seq: this.nextSeq++ };
     this.admit(stream);
-    const forget = () => this.streams.delete(stream);
+    const watched = await this.watch?.(request.clone(), identity);
+    const release = watched?.release ?? (() => undefined);
+    if (watched?.body !== undefined) {
+      const headers = new Headers(request.headers);
+      headers.delete('content-length');
+      request = new Request(request, { body: watched.body, headers });
+    }
+    let released = false;
+    const forget = () => {
+      this.streams.delete(stream);
+      if (released) return;
+      released = true;
+      release();
+    };
     request.signal.addEventListener('abort', forget, { once: true });
     let response: Response;
     try {
@@ -55,14 +80,7 @@ export class ListenStreamRegistry {
   private admit(stream: ListenStream): void {
     this.streams.add(stream);
     if (this.streams.size <= this.maxStreams) return;
-    const held = new Map<string, number>();
-    for (const candidate of this.streams) held.set(candidate.identity.key, (held.get(candidate.identity.key) ?? 0) + 1);
-    const most = Math.max(...held.values());
-    let oldest: ListenStream | undefined;
-    for (const candidate of this.streams) {
-      if (candidate === stream || held.get(candidate.identity.key) !== most) continue;
-      if (oldest === undefined || candidate.seq < oldest.seq) oldest = candidate;
-    }
+    const oldest = streamToEvict(this.streams, stream, (candidate) => candidate.identity.key);
     if (oldest !== undefined) this.end(oldest);
   }
 

@@ -1,4 +1,5 @@
-import { ProtocolError, ProtocolErrorCode, Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { isJSONRPCRequest, ProtocolError, ProtocolErrorCode, Server, type JSONRPCRequest, type Result, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { retryFieldsFault } from './retry-fields.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -6,9 +7,26 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
  * A Server whose answer to a caller's bad params is always invalid params (-32602) with a plain
  * message naming each field, on both revisions. The SDK checks a request against its schema before
  * any handler runs and reports a failure as the schema library's issue list in JSON: as an internal
- * error (-32603) for tools/list, inside an invalid-params message for tools/call.
+ * error (-32603) for tools/list, inside an invalid-params message for tools/call. Retry fields of
+ * the wrong type (`inputResponses`, `requestState`), which the SDK would quietly drop, are refused the
+ * same way (retry-fields.ts).
  */
 export class PlainParamsServer extends Server {
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    // The SDK lifts the retry fields out before a handler could see them: look at the message first.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const fault = isJSONRPCRequest(message) ? retryFieldsFault(message) : undefined;
+      if (fault === undefined || !isJSONRPCRequest(message)) {
+        deliver?.(message, extra);
+        return;
+      }
+      const error = { code: ProtocolErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${fault}` };
+      transport.send({ jsonrpc: '2.0', id: message.id, error }).catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(String(cause))));
+    };
+  }
+
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = super._wrapHandler(method, handler);
     return async (request, ctx) => {

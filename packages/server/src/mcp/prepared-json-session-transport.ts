@@ -8,14 +8,16 @@ import {
   type TransportSendOptions,
   type WebStandardStreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/server';
-import { preparedJson } from './prepared-json.js';
+import { answersStandIn, standInResult, withPreparedBody } from './prepared-json-response.js';
+import { splicedJson } from './prepared-json-splice.js';
 
 export type SessionTransportOptions = Omit<WebStandardStreamableHTTPServerTransportOptions, 'enableJsonResponse'>;
 
 /**
  * One 2025-11-25 session's Streamable HTTP transport, as its server sees it: the SDK's transport in
- * JSON-response mode, except that a result carrying prepared JSON (a tools/list page) goes out as
- * those bytes instead of being serialized again for every request.
+ * JSON-response mode, except that a result built on prepared JSON (a tools/list page, or a page with
+ * a rider's `_meta`) goes out as those bytes, with only what the result adds to them serialized
+ * (prepared-json-splice.ts), instead of the whole listing being serialized again for every request.
  *
  * Why JSON bodies: every answer here is computed locally with no related messages on the way (no
  * progress, no server->client requests during a call), so one `application/json` body per POST is
@@ -23,9 +25,9 @@ export type SessionTransportOptions = Omit<WebStandardStreamableHTTPServerTransp
  * still reach the client on its GET stream, which the SDK transport serves as before.
  *
  * How the bytes get in: the SDK transport answers a POST from what its `send` is given, so for an
- * exchange that is a single request this wrapper hands it a small stand-in result (which settles the
- * SDK's own bookkeeping) and keeps the prepared bytes for that exchange; {@link handleRequest} then
- * answers with them in place of the stand-in body. Batches and everything else pass through as is.
+ * exchange that is a single request this wrapper hands it a stand-in result (prepared-json-response.ts)
+ * and keeps the answer's bytes for that exchange; {@link handleRequest} then answers with them in
+ * place of the stand-in body. Batches and everything else pass through as is.
  */
 export class PreparedJsonSessionTransport implements Transport {
   onclose?: (() => void) | undefined;
@@ -39,7 +41,7 @@ export class PreparedJsonSessionTransport implements Transport {
   readonly #idsOf = new WeakMap<Request, RequestId[]>();
   /** Messages per exchange; prepared bytes replace a body only when it answers exactly one. */
   readonly #messageCount = new WeakMap<Request, number>();
-  readonly #preparedBody = new WeakMap<Request, Buffer>();
+  readonly #preparedBody = new WeakMap<Request, readonly Buffer[]>();
 
   constructor(options: SessionTransportOptions) {
     this.#http = new WebStandardStreamableHTTPServerTransport({ ...options, enableJsonResponse: true });
@@ -91,10 +93,10 @@ export class PreparedJsonSessionTransport implements Transport {
     const exchange = id === undefined ? undefined : this.#exchangeOf.get(id);
     if (id !== undefined && exchange !== undefined) {
       this.#exchangeOf.delete(id);
-      const prepared = 'result' in message && this.#messageCount.get(exchange) === 1 ? preparedJson(message.result) : undefined;
+      const prepared = 'result' in message && this.#messageCount.get(exchange) === 1 ? splicedJson(message) : undefined;
       if (prepared !== undefined) {
-        this.#preparedBody.set(exchange, responseBody(id, prepared));
-        return this.#http.send({ jsonrpc: '2.0', id, result: {} }, related);
+        this.#preparedBody.set(exchange, prepared);
+        return this.#http.send(standInResult(id), related);
       }
     }
     return this.#http.send(message, related);
@@ -107,7 +109,7 @@ export class PreparedJsonSessionTransport implements Transport {
   }
 
   /** Serves one HTTP exchange of the session (POST, GET stream, DELETE) through the SDK transport. */
-  async handleRequest(request: Request, options: { authInfo: AuthInfo }): Promise<Response> {
+  async handleRequest(request: Request, options: { authInfo: AuthInfo; parsedBody?: unknown }): Promise<Response> {
     let response: Response;
     try {
       response = await this.#http.handleRequest(request, options);
@@ -115,18 +117,8 @@ export class PreparedJsonSessionTransport implements Transport {
       this.#forget(request);
     }
     const body = this.#preparedBody.get(request);
-    if (body === undefined || response.status !== 200) return response;
+    if (body === undefined || !answersStandIn(response)) return response;
     this.#preparedBody.delete(request);
-    await response.body?.cancel();
-    const headers = new Headers(response.headers);
-    headers.set('content-length', String(body.length));
-    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+    return withPreparedBody(response, body);
   }
 }
-
-/** A JSON-RPC result response around result bytes that are already JSON. */
-function responseBody(id: RequestId, result: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8'), result, CLOSE]);
-}
-
-const CLOSE = Buffer.from('}', 'utf8');

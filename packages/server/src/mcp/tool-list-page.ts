@@ -9,35 +9,38 @@ import { seekServed, type ServedListing } from './served-listing.js';
  *
  * The page carries its JSON text (serialized once per listing and page, on first demand), so a
  * transport that knows prepared JSON sends the same bytes again instead of serializing per request.
+ * The page object itself is made once per listing and page too: every request for it gets the same
+ * frozen object, not a new copy of its tools.
  */
 export function toolListPage(listing: ServedListing, cursor: string | undefined, pageSize: number): ListToolsResult {
   const start = cursor === undefined ? 0 : seekServed(listing, decodeCursor(cursor), true);
   const end = Math.min(start + pageSize, listing.entries.length);
-  const tools = Object.freeze(listing.entries.slice(start, end).map((entry) => entry.definition)) as ListToolsResult['tools'];
-  const page: ListToolsResult = end >= listing.entries.length ? { tools } : { tools, nextCursor: encodeCursor(listing.entries[end - 1]!) };
   // Only the pages a client reaches by following cursors from the first page are kept: a cursor a
-  // caller made up can start anywhere, and caching every start would hold N x pageSize definitions.
-  if (start % pageSize !== 0) return page;
-  return withPreparedJson(page, () => pageJson(listing, start, end, page));
-}
-
-// Per listing (itself cached per published state and scope), so the text goes when the state does.
-const pageTexts = new WeakMap<ServedListing, Map<string, Buffer>>();
-
-function pageJson(listing: ServedListing, start: number, end: number, page: ListToolsResult): Buffer {
-  let texts = pageTexts.get(listing);
-  if (texts === undefined) {
-    texts = new Map();
-    pageTexts.set(listing, texts);
+  // caller made up can start anywhere, and keeping every start would hold N x pageSize definitions.
+  if (start % pageSize !== 0) return pageOf(listing, start, end);
+  let kept = keptPages.get(listing);
+  if (kept === undefined) {
+    kept = new Map();
+    keptPages.set(listing, kept);
   }
   const key = `${start}:${end}`;
-  let text = texts.get(key);
-  if (text === undefined) {
+  let page = kept.get(key);
+  if (page === undefined) {
+    const fresh = pageOf(listing, start, end);
+    let text: Buffer | undefined;
     // Any page of this listing with these bounds has the same tools and cursor, hence the same text.
-    text = Buffer.from(JSON.stringify(page), 'utf8');
-    texts.set(key, text);
+    page = withPreparedJson(fresh, () => (text ??= Buffer.from(JSON.stringify(fresh), 'utf8')));
+    kept.set(key, page);
   }
-  return text;
+  return page;
+}
+
+// Per listing (itself cached per published state and scope), so the pages go when the state does.
+const keptPages = new WeakMap<ServedListing, Map<string, ListToolsResult>>();
+
+function pageOf(listing: ServedListing, start: number, end: number): ListToolsResult {
+  const tools = Object.freeze(listing.entries.slice(start, end).map((entry) => entry.definition)) as ListToolsResult['tools'];
+  return end >= listing.entries.length ? { tools } : { tools, nextCursor: encodeCursor(listing.entries[end - 1]!) };
 }
 
 const CURSOR_VERSION = 1;

@@ -38,10 +38,11 @@
  * rider/check 50) -> conflicting pins -> dedupe (evaluator's dedupeToolIds) -> read the published
  * state (O(1)) -> unknown profile -> evaluate -> [wait_ms] -> write the activity record -> result.
  *
- * Memo (REST and CLI calls that pass their body `text`): an identical text from the same tier and
- * scope on the same published version reuses that version's evaluation (evaluation-memo.ts), so the
- * steps up to "evaluate" are skipped; the request id, checked_at and the activity record are still
- * the call's own. Requests with wait_ms are never memoised.
+ * Memo (REST and CLI calls that pass their body `text`, and tools/list riders, by their JSON text): an
+ * identical text from the same surface, tier and scope on the same published version reuses that
+ * version's evaluation (evaluation-memo.ts), so the steps up to "evaluate" are skipped; the request
+ * id, checked_at and the activity record are still the call's own. Requests with wait_ms are never
+ * memoised.
  *
  * wait_ms (REST only): waits only while the verdict is degraded_retryable; re-evaluates when the
  * runtime publishes a new version, never more often than every 250 ms; stops as soon as the
@@ -49,7 +50,7 @@
  * all are taken the request answers at once with waited_ms 0 (never queues). One record for the
  * final answer.
  */
-import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolResult } from '@mcpproxy/evaluator';
+import { aggregateVerdict, dedupeToolIds, evaluate, evaluateHostTool, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolAnnotations, type ToolResult } from '@mcpproxy/evaluator';
 import type { Surface, Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 import { parseJsonText } from '../json/json-text.js';
@@ -92,6 +93,12 @@ export interface InBandPreflightCall {
   readonly raw: unknown;
   readonly scope: Scope;
   readonly requestId?: string | undefined;
+  /**
+   * mcp-resolve of a tool the host serves itself (the gateway's describe_tool) rather than an
+   * upstream: its annotations. Nothing of the gateway's state applies to it; the annotation policy
+   * alone can exclude it (evaluateHostTool). Validation and the activity record are as for any resolve.
+   */
+  readonly hostTool?: { readonly annotations?: ToolAnnotations };
 }
 
 export type PreflightCall = RestPreflightCall | InBandPreflightCall;
@@ -155,6 +162,15 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     }
   }
 
+  function evaluateHost(request: PreflightRequest, annotations: ToolAnnotations | undefined): Evaluated | undefined {
+    try {
+      const tools = request.tools.map((requested) => evaluateHostTool(requested.id, annotations, request.policy));
+      return { evaluation: { verdict: aggregateVerdict(tools), tools }, version: runtime.current().snapshot.version, at: now() };
+    } catch {
+      return undefined;
+    }
+  }
+
   async function waitWhileRetryable(
     first: Evaluated,
     request: PreflightRequest,
@@ -199,14 +215,15 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
 
   /** The memo key and entry of a call that carries its text, when the state can be read. */
   function recall(call: PreflightCall, tier: Tier): { key: string; version: number; entry: MemoEntry | undefined } | undefined {
-    if (!isRestCall(call) || call.text === undefined || !memo.accepts(call.text)) return undefined;
+    const text = memoText(call);
+    if (text === undefined || !memo.accepts(text)) return undefined;
     let version: number;
     try {
       version = runtime.current().snapshot.version;
     } catch {
       return undefined;
     }
-    const key = memo.key(call.surface, tier, call.scope, call.text);
+    const key = memo.key(call.surface, tier, call.scope, text);
     return { key, version, entry: memo.get(version, key) };
   }
 
@@ -245,7 +262,8 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       scope = { ...scope, active_profile: surfaceRequest.profile };
     }
 
-    const first = evaluateCurrent(request, tier, scope);
+    const host = isRestCall(call) ? undefined : call.hostTool;
+    const first = host === undefined ? evaluateCurrent(request, tier, scope) : evaluateHost(request, host.annotations);
     if (first === undefined) return preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId);
     return { surfaceRequest, request, scope, first };
   }
@@ -309,6 +327,24 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
   }
 
   return { run, waitSlots };
+}
+
+/**
+ * The text a call is memoised by: REST's body as sent; a rider (an agent harness sends the same one
+ * before every job, as it preflights the same body over REST) as its JSON, the parsed value written
+ * back, which costs a small fraction of validating and evaluating it. Check mode and resolve are not
+ * memoised.
+ */
+function memoText(call: PreflightCall): string | undefined {
+  if (isRestCall(call)) return call.text;
+  if (call.surface !== 'mcp-rider') return undefined;
+  // A rider is parsed JSON, so this cannot throw or give undefined; the guard keeps any other caller safe.
+  try {
+    const text: unknown = JSON.stringify(call.raw);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isRestCall(call: PreflightCall): call is RestPreflightCall {

@@ -7,11 +7,12 @@ import type { RestEndpoint, RestReply } from './rest-endpoint.js';
 export const DEFAULT_ACTIVITY_PAGE = 100;
 export const MAX_ACTIVITY_PAGE = 1000;
 const TYPES = new Set(['preflight', 'tool_call']);
-const PARAMETERS = new Set(['type', 'request_id', 'since', 'until', 'limit', 'cursor', 'offset']);
+const PARAMETERS = new Set(['type', 'request_id', 'server', 'verdict', 'since', 'until', 'limit', 'cursor', 'offset']);
+const VERDICTS = new Set(['ready', 'degraded_retryable', 'blocked', 'unknown_ids']);
 
 /**
- * GET /api/v1/activity (operator): filter by type, request id and time (since/until, inclusive,
- * ISO 8601), newest first, `limit` per page; page on with `cursor` (next_cursor of the previous
+ * GET /api/v1/activity (operator): filter by type, request id, server, verdict and time (since/until,
+ * inclusive, ISO 8601), newest first, `limit` per page; page on with `cursor` (next_cursor of the previous
  * page, filters repeated) or a plain `offset`.
  */
 export function activityEndpoint(store: Pick<Store, 'queryActivity'>): RestEndpoint {
@@ -48,6 +49,10 @@ function parseQuery(params: URLSearchParams): ParsedQuery {
   if (type !== undefined && !TYPES.has(type)) return bad('type', 'expected preflight or tool_call');
   const requestId = params.get('request_id') ?? undefined;
   if (requestId !== undefined && !REQUEST_ID_PATTERN.test(requestId)) return bad('request_id', 'expected 1-256 of a-z A-Z 0-9 _ -');
+  const server = params.get('server') ?? undefined;
+  if (server !== undefined && (server.length < 1 || server.length > 128)) return bad('server', 'expected a server name of 1-128 characters');
+  const verdict = params.get('verdict') ?? undefined;
+  if (verdict !== undefined && !VERDICTS.has(verdict)) return bad('verdict', 'expected ready, degraded_retryable, blocked or unknown_ids');
   const since = params.get('since') ?? undefined;
   const until = params.get('until') ?? undefined;
   for (const [name, value] of [['since', since], ['until', until]] as const) {
@@ -69,6 +74,8 @@ function parseQuery(params: URLSearchParams): ParsedQuery {
   const query: ActivityQuery = {
     ...(type === undefined ? {} : { type }),
     ...(requestId === undefined ? {} : { request_id: requestId }),
+    ...(server === undefined ? {} : { server }),
+    ...(verdict === undefined ? {} : { verdict }),
     ...(since === undefined ? {} : { since }),
     ...(until === undefined ? {} : { until }),
   };

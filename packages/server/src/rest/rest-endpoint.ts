@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { RestPrincipal } from '../auth/rest-principal.js';
 import type { BodyText, JsonBody } from './json-body.js';
 
@@ -27,6 +27,11 @@ export interface RestReply {
   /** A pre-serialised JSON body, sent as it is (the OpenAPI document, a preflight answer). */
   readonly text?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A body the endpoint writes itself, for as long as it likes (server-sent events): called once the
+   * status and headers are sent, with the response to write to and end.
+   */
+  readonly stream?: (res: ServerResponse) => void;
 }
 
 export type RestMethod = 'GET' | 'POST' | 'DELETE';
@@ -37,5 +42,10 @@ export interface RestEndpoint {
   readonly path: string;
   /** Operator tier only (agent tokens get 403). */
   readonly operatorOnly: boolean;
+  /**
+   * Answered without a credential (the request carries its own proof, such as an OAuth state); a
+   * credential that is sent is still checked and used when it is good, never required.
+   */
+  readonly public?: boolean;
   handle(request: RestRequest): Promise<RestReply> | RestReply;
 }

@@ -78,11 +78,15 @@ async function route(
   requestId: string,
 ): Promise<RestReply> {
   const auth = await authenticateRestRequest({ apiKey: header(req, 'x-api-key'), authorization: header(req, 'authorization') }, options.credentials);
-  if (!auth.ok) return apiError(401, 'unauthorized', auth.message, auth.path, { 'www-authenticate': 'Bearer realm="mcpproxy"' });
-
   const matches = matchEndpoints(pathname, compiled);
-  if (matches.length === 0) return apiError(404, 'not_found', `No endpoint ${pathname}`, pathname);
   const chosen = matches.find((m) => m.endpoint.method === req.method);
+  if (!auth.ok) {
+    // A public endpoint proves the caller another way; everything else says 401 before whether it exists.
+    if (chosen?.endpoint.public === true) return chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, ANONYMOUS, requestId));
+    return apiError(401, 'unauthorized', auth.message, auth.path, { 'www-authenticate': 'Bearer realm="mcpproxy"' });
+  }
+
+  if (matches.length === 0) return apiError(404, 'not_found', `No endpoint ${pathname}`, pathname);
   if (chosen === undefined) {
     const allow = [...new Set(matches.map((m) => m.endpoint.method))].join(', ');
     return apiError(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${pathname}; use ${allow}`, pathname, { allow });
@@ -115,9 +119,10 @@ class IncomingRestRequest implements RestRequest {
     return this.req.headers;
   }
 
-  /** Built on first use: most endpoints read no query (the preflight among them). */
+  /** Built on first use, and only for a URL that has a query: most requests (the preflight's among them) have none. */
   get query(): URLSearchParams {
-    return (this.parsedQuery ??= new URL(this.req.url ?? '/', 'http://gateway.invalid').searchParams);
+    const url = this.req.url ?? '/';
+    return (this.parsedQuery ??= url.includes('?') ? new URL(url, 'http://gateway.invalid').searchParams : NO_QUERY);
   }
 
   /** Built on first use: only a wait can outlive the client. */
@@ -143,6 +148,10 @@ class IncomingRestRequest implements RestRequest {
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+/** Shared by every request without a query; endpoints only read it. */
+const NO_QUERY = new URLSearchParams();
+/** The caller of a public endpoint without a good credential: an agent that sees nothing. */
+const ANONYMOUS: RestPrincipal = Object.freeze({ tier: 'agent', scope: Object.freeze({ allowed_servers: [] }), tokenName: '' });
 
 function matchEndpoints(pathname: string, compiled: CompiledEndpoints): { endpoint: RestEndpoint; params: Readonly<Record<string, string>> }[] {
   // A path without parameters (POST /preflight among them) is one map lookup.
@@ -159,6 +168,13 @@ function matchEndpoints(pathname: string, compiled: CompiledEndpoints): { endpoi
 function send(res: ServerResponse, reply: RestReply, requestId: string): void {
   if (res.headersSent) return;
   const headers = { 'x-request-id': requestId, ...reply.headers };
+  if (reply.stream !== undefined) {
+    res.writeHead(reply.status, headers);
+    // The client learns at once that the stream is open, before its first event.
+    res.flushHeaders();
+    reply.stream(res);
+    return;
+  }
   if (reply.text !== undefined) {
     res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(reply.text)), ...headers });
     res.end(reply.text);

@@ -12,7 +12,12 @@ import { servedNames } from './served-set.js';
  * (`mcpproxy auth login`), then reconnects an enabled server so a pending_auth state clears. The
  * connection reads the credential at each attempt; it is never echoed, logged or put in the config.
  */
-export function serverLoginEndpoint(runtime: GatewayRuntime, store: Pick<Store, 'setUpstreamCredential'>): RestEndpoint {
+export function serverLoginEndpoint(
+  runtime: GatewayRuntime,
+  store: Pick<Store, 'setUpstreamCredential'>,
+  /** Called once the credential is stored (the OAuth logins forget their tokens: one credential at a time). */
+  stored?: (server: string) => Promise<void>,
+): RestEndpoint {
   return {
     method: 'POST',
     path: '/servers/{name}/login',
@@ -28,6 +33,7 @@ export function serverLoginEndpoint(runtime: GatewayRuntime, store: Pick<Store, 
       if (server.transport !== 'http') return apiError(409, 'conflict', `Server ${name} is a stdio server: a login applies to HTTP upstreams`, 'name');
       try {
         await store.setUpstreamCredential(name, checked.value.token);
+        await stored?.(name);
       } catch {
         return apiError(503, 'state_unavailable', 'The credential could not be stored; nothing was changed', 'name');
       }

@@ -25,7 +25,7 @@ export function segmentTable(segment: number): string {
 }
 
 /**
- * The tables and indexes of one segment (migration 2 wrote the first one with this same text). The
+ * The tables and indexes of one segment (migration 4 wrote the first one with this same text). The
  * rowid is the record id. One index serves time order, time windows and the type filter (the type is
  * read from the index, not the row); the other finds a request id. A record dirties a leaf of the table
  * and of each index, so every index costs on every preflight: a third, by (type, ts_ms), measured ~12%

@@ -39,7 +39,7 @@ export function acquireDataDirLock(dataDir: string): LockResult {
         }
       }
       const holder = readHolderPid(path);
-      if (holder !== undefined && isRunning(holder)) {
+      if (holder !== undefined && isProcessRunning(holder)) {
         return {
           ok: false,
           error: {
@@ -72,6 +72,12 @@ function ownedLock(path: string): DataDirLock {
   return { path, release };
 }
 
+/** The pid of the running process that holds `dataDir`'s lock; undefined when none does (no lock, or a stale one). */
+export function dataDirLockHolder(dataDir: string): number | undefined {
+  const holder = readHolderPid(join(dataDir, LOCK_FILE_NAME));
+  return holder !== undefined && isProcessRunning(holder) ? holder : undefined;
+}
+
 function readHolderPid(path: string): number | undefined {
   try {
     const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
@@ -81,7 +87,8 @@ function readHolderPid(path: string): number | undefined {
   }
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid runs (as any user). */
+export function isProcessRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -67,6 +67,27 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    name: 'approved definitions: what the operator approved, next to its hash',
+    // NULL for approvals made before: only their hash was kept.
+    sql: `ALTER TABLE approvals ADD COLUMN approved_definition TEXT;`,
+  },
+  {
+    version: 3,
+    name: 'OAuth state of HTTP upstreams: client registration, tokens, discovery, a login in progress',
+    sql: `
+      CREATE TABLE upstream_oauth (
+        server           TEXT PRIMARY KEY,
+        client           TEXT,
+        tokens           TEXT,
+        tokens_expire_at INTEGER,
+        discovery        TEXT,
+        pending          TEXT,
+        updated_at       TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
     name: 'activity log in segments: trimmed by dropping whole segments, records given explicit ids',
     // The first segment takes every record as it is; activity_segments keeps, per segment, the lowest id
     // it may give a new record, so ids are never given twice even once every record is pruned. The view

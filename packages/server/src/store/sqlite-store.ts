@@ -20,6 +20,7 @@ import type {
   StoredAgentToken,
   StoredApproval,
   Store,
+  UpstreamOAuthRecord,
 } from './store.js';
 
 const DAY_MS = 86_400_000;
@@ -35,7 +36,10 @@ const CHECKPOINT_INTERVAL_MS = 1000;
  */
 export const CHECKPOINT_THREAD_AFTER_RECORDS = 10_000;
 
-interface ApprovalRow {
+export type { ActivityRow } from './activity-segments.js';
+
+/** The rows as the store reads them (the PostgreSQL store selects the same shapes and maps them with these). */
+export interface ApprovalRow {
   server: string;
   tool: string;
   status: StoredApproval['status'];
@@ -44,7 +48,7 @@ interface ApprovalRow {
   hash_schema_version: number;
   user_disabled: number;
 }
-interface TokenRow {
+export interface TokenRow {
   name: string;
   token_sha256: string;
   allowed_servers: string;
@@ -216,10 +220,16 @@ class SqliteStore implements Store {
           current_hash: record.current_hash ?? null,
           hash_schema_version: record.hash_schema_version,
           user_disabled: record.user_disabled ? 1 : 0,
+          approved_definition: record.approved_definition ?? null,
           updated_at: now,
         });
       }
     })();
+  }
+
+  async getApprovedDefinition(server: string, tool: string): Promise<string | undefined> {
+    const row = this.statements.approvedDefinition.get(server, tool) as { approved_definition: string | null } | undefined;
+    return row?.approved_definition ?? undefined;
   }
 
   async listServerOverrides(): Promise<Map<string, ServerOverride>> {
@@ -308,6 +318,28 @@ class SqliteStore implements Store {
     return this.statements.deleteCredential.run(server).changes === 1;
   }
 
+  async getUpstreamOAuth(server: string): Promise<UpstreamOAuthRecord | undefined> {
+    const row = this.statements.oauth.get(server) as OAuthRow | undefined;
+    return row === undefined ? undefined : oauthFromRow(row);
+  }
+
+  async setUpstreamOAuth(server: string, record: UpstreamOAuthRecord): Promise<void> {
+    const { client, tokens, tokens_expire_at, discovery, pending } = record;
+    if (client === undefined && tokens === undefined && discovery === undefined && pending === undefined) {
+      this.statements.deleteOAuth.run(server);
+      return;
+    }
+    this.statements.upsertOAuth.run({
+      server,
+      client: jsonOrNull(client),
+      tokens: jsonOrNull(tokens),
+      tokens_expire_at: tokens === undefined ? null : (tokens_expire_at ?? null),
+      discovery: jsonOrNull(discovery),
+      pending: jsonOrNull(pending),
+      updated_at: new Date().toISOString(),
+    });
+  }
+
   /**
    * Group commit: records appended during one turn of the event loop are written in one
    * transaction (a commit costs far more than an insert), and each promise settles once its
@@ -384,6 +416,17 @@ class SqliteStore implements Store {
       where.push('request_id = @request_id');
       params['request_id'] = query.request_id;
     }
+    if (query.server !== undefined) {
+      // A preflight's IDs are echoed as sent; its server is the part before the first ':'.
+      where.push(`((type = 'tool_call' AND json_extract(metadata, '$.server') = @server)
+        OR (type = 'preflight' AND EXISTS (SELECT 1 FROM json_each(metadata, '$.per_tool') AS t
+          WHERE substr(json_extract(t.value, '$.id'), 1, length(@server) + 1) = @server || ':')))`);
+      params['server'] = query.server;
+    }
+    if (query.verdict !== undefined) {
+      where.push(`type = 'preflight' AND json_extract(metadata, '$.verdict') = @verdict`);
+      params['verdict'] = query.verdict;
+    }
     if (query.since !== undefined) {
       where.push('ts_ms >= @since');
       params['since'] = parseBound(query.since, 'since');
@@ -442,12 +485,17 @@ function prepareStatements(db: Database) {
       'SELECT server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled FROM approvals ORDER BY server, tool',
     ),
     upsertApproval: prepare(
-      `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, updated_at)
-       VALUES (@server, @tool, @status, @approved_hash, @current_hash, @hash_schema_version, @user_disabled, @updated_at)
+      `INSERT INTO approvals (server, tool, status, approved_hash, current_hash, hash_schema_version, user_disabled, approved_definition, updated_at)
+       VALUES (@server, @tool, @status, @approved_hash, @current_hash, @hash_schema_version, @user_disabled, @approved_definition, @updated_at)
        ON CONFLICT (server, tool) DO UPDATE SET status = excluded.status, approved_hash = excluded.approved_hash,
          current_hash = excluded.current_hash, hash_schema_version = excluded.hash_schema_version,
-         user_disabled = excluded.user_disabled, updated_at = excluded.updated_at`,
+         user_disabled = excluded.user_disabled, updated_at = excluded.updated_at,
+         approved_definition = CASE
+           WHEN excluded.approved_definition IS NOT NULL THEN excluded.approved_definition
+           WHEN excluded.approved_hash IS approvals.approved_hash THEN approvals.approved_definition
+           ELSE NULL END`,
     ),
+    approvedDefinition: prepare('SELECT approved_definition FROM approvals WHERE server = ? AND tool = ?'),
     listOverrides: prepare('SELECT server, quarantined, enabled FROM server_overrides ORDER BY server'),
     upsertOverride: prepare(
       `INSERT INTO server_overrides (server, quarantined, enabled, updated_at) VALUES (@server, @quarantined, @enabled, @updated_at)
@@ -471,10 +519,40 @@ function prepareStatements(db: Database) {
        ON CONFLICT (server) DO UPDATE SET bearer_token = excluded.bearer_token, updated_at = excluded.updated_at`,
     ),
     deleteCredential: prepare('DELETE FROM upstream_credentials WHERE server = ?'),
+    oauth: prepare('SELECT client, tokens, tokens_expire_at, discovery, pending FROM upstream_oauth WHERE server = ?'),
+    upsertOAuth: prepare(
+      `INSERT INTO upstream_oauth (server, client, tokens, tokens_expire_at, discovery, pending, updated_at)
+       VALUES (@server, @client, @tokens, @tokens_expire_at, @discovery, @pending, @updated_at)
+       ON CONFLICT (server) DO UPDATE SET client = excluded.client, tokens = excluded.tokens, tokens_expire_at = excluded.tokens_expire_at,
+         discovery = excluded.discovery, pending = excluded.pending, updated_at = excluded.updated_at`,
+    ),
+    deleteOAuth: prepare('DELETE FROM upstream_oauth WHERE server = ?'),
   };
 }
 
-function approvalFromRow(row: ApprovalRow): StoredApproval {
+export interface OAuthRow {
+  client: string | null;
+  tokens: string | null;
+  tokens_expire_at: number | null;
+  discovery: string | null;
+  pending: string | null;
+}
+
+export function oauthFromRow(row: OAuthRow): UpstreamOAuthRecord {
+  return {
+    ...(row.client === null ? {} : { client: JSON.parse(row.client) as Record<string, unknown> }),
+    ...(row.tokens === null ? {} : { tokens: JSON.parse(row.tokens) as Record<string, unknown> }),
+    ...(row.tokens_expire_at === null ? {} : { tokens_expire_at: row.tokens_expire_at }),
+    ...(row.discovery === null ? {} : { discovery: JSON.parse(row.discovery) as Record<string, unknown> }),
+    ...(row.pending === null ? {} : { pending: JSON.parse(row.pending) as Record<string, unknown> }),
+  };
+}
+
+export function jsonOrNull(value: object | undefined): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+export function approvalFromRow(row: ApprovalRow): StoredApproval {
   return {
     server: row.server,
     tool: row.tool,
@@ -486,7 +564,7 @@ function approvalFromRow(row: ApprovalRow): StoredApproval {
   };
 }
 
-function tokenFromRow(row: TokenRow): StoredAgentToken {
+export function tokenFromRow(row: TokenRow): StoredAgentToken {
   return {
     name: row.name,
     token_sha256: row.token_sha256,
@@ -501,7 +579,7 @@ function segmentRecordOf({ record, tsMs, json }: PendingActivity) {
   return { type: record.type, timestamp: record.timestamp, tsMs, status: record.status, surface: record.surface, requestId: record.request_id, json };
 }
 
-function activityFromRow(row: ActivityRow): StoredActivity {
+export function activityFromRow(row: ActivityRow): StoredActivity {
   return {
     id: row.id,
     type: row.type,
@@ -513,7 +591,7 @@ function activityFromRow(row: ActivityRow): StoredActivity {
   };
 }
 
-function parseBound(value: string, name: string): number {
+export function parseBound(value: string, name: string): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new RangeError(`activity query: ${name} is not a date: ${value}`);
   return ms;

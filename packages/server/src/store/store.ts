@@ -1,5 +1,5 @@
 import { createDataDir } from './data-dir-create.js';
-import { acquireDataDirLock } from './data-dir-lock.js';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { DEFAULT_WAL_LIMIT_BYTES } from './wal-limit.js';
 
@@ -14,6 +14,13 @@ export interface StoredApproval {
   readonly current_hash?: string;
   readonly hash_schema_version: number;
   readonly user_disabled: boolean;
+  /**
+   * The definition approved with `approved_hash`, as JSON text (a ToolDefinition), so an operator can
+   * compare it with a changed one. saveApprovals writes it when given; when absent it keeps the stored
+   * one while `approved_hash` stays the same and clears it when the hash moves. listApprovals leaves
+   * it out (read it with getApprovedDefinition).
+   */
+  readonly approved_definition?: string;
 }
 
 /** A server the gateway has seen before. */
@@ -66,6 +73,10 @@ export interface StoredActivity extends ActivityInput {
 export interface ActivityQuery {
   readonly type?: string;
   readonly request_id?: string;
+  /** Tool calls to this server, and preflights with an ID of this server (the part before the first ':', as sent). */
+  readonly server?: string;
+  /** Preflights with this set verdict (tool calls have none). */
+  readonly verdict?: string;
   /** Inclusive lower bound, ISO 8601. */
   readonly since?: string;
   /** Inclusive upper bound, ISO 8601. */
@@ -78,6 +89,27 @@ export interface ActivityQuery {
 export interface ActivityRetention {
   readonly maxRecords: number;
   readonly maxAgeDays: number;
+}
+
+/** A JSON object as the store keeps it: written and read back whole. */
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/**
+ * An HTTP upstream's OAuth state (`mcpproxy auth login <server>`). The gateway reads and writes it
+ * whole; each part is a JSON object the store keeps as it is given. Tokens are secrets: a store
+ * never logs a record or puts it in an error message.
+ */
+export interface UpstreamOAuthRecord {
+  /** The client the gateway registered dynamically (RFC 7591), absent with a configured client_id. */
+  readonly client?: JsonObject;
+  /** The tokens the authorization server issued (access and refresh token, scope, lifetime). */
+  readonly tokens?: JsonObject;
+  /** When the access token expires, in milliseconds since the epoch (absent: no lifetime given). */
+  readonly tokens_expire_at?: number;
+  /** What discovery found: the protected-resource and authorization-server metadata. */
+  readonly discovery?: JsonObject;
+  /** A login started and not yet finished: the SHA-256 of its state, its PKCE verifier, its expiry. */
+  readonly pending?: JsonObject;
 }
 
 export type CreateTokenResult = { ok: true; token: StoredAgentToken } | { ok: false; code: 'token_name_taken' | 'token_secret_taken' };
@@ -93,6 +125,11 @@ export interface Store {
   listApprovals(): Promise<StoredApproval[]>;
   /** Inserts or replaces these records in one transaction. Their servers must be known. */
   saveApprovals(records: readonly StoredApproval[]): Promise<void>;
+  /**
+   * The JSON text of the definition stored with the tool's current approved hash (see
+   * StoredApproval.approved_definition); undefined when there is no record or none was recorded.
+   */
+  getApprovedDefinition(server: string, tool: string): Promise<string | undefined>;
 
   listServerOverrides(): Promise<Map<string, ServerOverride>>;
   /** Replaces the server's override; an empty override removes it. */
@@ -115,6 +152,11 @@ export interface Store {
   setUpstreamCredential(server: string, bearerToken: string): Promise<void>;
   deleteUpstreamCredential(server: string): Promise<boolean>;
 
+  /** The server's OAuth state, or undefined when none is stored. */
+  getUpstreamOAuth(server: string): Promise<UpstreamOAuthRecord | undefined>;
+  /** Replaces the server's OAuth state whole; a record without any part deletes it. */
+  setUpstreamOAuth(server: string, record: UpstreamOAuthRecord): Promise<void>;
+
   appendActivity(record: ActivityInput): Promise<AppendedActivity>;
   /** Newest first (by timestamp, then id). */
   queryActivity(query: ActivityQuery): Promise<StoredActivity[]>;
@@ -136,6 +178,18 @@ export interface StoreOpenError {
 
 export const STORE_FILE_NAME = 'mcpproxy.db';
 
+/** Creates the data directory if needed and takes its lock for this process (every store kind does). */
+export function takeDataDir(dataDir: string): { ok: true; lock: DataDirLock } | { ok: false; error: StoreOpenError } {
+  const created = createDataDir(dataDir);
+  if (!created.ok) return { ok: false, error: { code: 'store_open_failed', message: created.message } };
+  const locked = acquireDataDirLock(dataDir);
+  if (!locked.ok) {
+    const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
+    return { ok: false, error: { code, message: locked.error.message } };
+  }
+  return locked;
+}
+
 /**
  * Opens (creating on first use) the store in `dataDir`: takes the data-dir lock first, so a
  * second gateway on the same directory is refused before it touches the database.
@@ -144,13 +198,8 @@ export function openStore(
   dataDir: string,
   { walLimitBytes = DEFAULT_WAL_LIMIT_BYTES }: { readonly walLimitBytes?: number } = {},
 ): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
-  const created = createDataDir(dataDir);
-  if (!created.ok) return { ok: false, error: { code: 'store_open_failed', message: created.message } };
-  const locked = acquireDataDirLock(dataDir);
-  if (!locked.ok) {
-    const code = locked.error.code === 'data_dir_locked' ? 'data_dir_locked' : 'store_open_failed';
-    return { ok: false, error: { code, message: locked.error.message } };
-  }
+  const locked = takeDataDir(dataDir);
+  if (!locked.ok) return locked;
   const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock, walLimitBytes);
   if (!opened.ok) {
     locked.lock.release();

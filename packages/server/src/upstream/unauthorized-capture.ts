@@ -3,7 +3,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 export interface UnauthorizedCapture {
   /** The fetch the HTTP transport uses: the global fetch, watched. */
   readonly fetch: FetchLike;
-  /** The last 401 seen (with its WWW-Authenticate, kept for the login remediation). */
+  /** The last 401 seen, unless a successful answer came after it (with its WWW-Authenticate, kept for the login remediation). */
   last(): { readonly wwwAuthenticate: string | undefined } | undefined;
 }
 
@@ -17,6 +17,8 @@ export function captureUnauthorized(): UnauthorizedCapture {
   const watched: FetchLike = async (input, init) => {
     const response = await fetch(input, init);
     if (response.status === 401) seen = { wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
+    // A 401 the transport got past (a refreshed OAuth token) no longer says why a later failure happened.
+    else if (response.ok) seen = undefined;
     return response;
   };
   return { fetch: watched, last: () => seen };

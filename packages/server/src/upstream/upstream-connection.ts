@@ -1,6 +1,6 @@
 import type { ConnectionState, Saturation } from '@mcpproxy/evaluator';
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { AuthProvider, CallToolResult, ClientCapabilities, ClientContext, RequestId, RequestMethod, Result, ResultTypeMap, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { REAL_CLOCK } from '../preflight/wait-clock.js';
 import type { WaitClock } from '../preflight/wait-clock.js';
@@ -14,9 +14,15 @@ import type { BackoffPolicy } from './reconnect-backoff.js';
 import { parseRetryAfter } from './retry-after.js';
 import { SaturationWindow } from './saturation-window.js';
 import type { OverloadSignal } from './saturation-window.js';
+import type { CallRelay, UpstreamServerRequest } from './call-relay.js';
+import { InFlightRequests, type InFlightRequest } from './in-flight-requests.js';
+import { insufficientScope } from './insufficient-scope.js';
+import { PausableDeadline } from './pausable-deadline.js';
+import { relateServerRequests } from './related-request-streams.js';
 import { StderrTail } from './stderr-tail.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
+import type { UpstreamNotification } from './upstream-notification.js';
 import type { UpstreamSpec } from './upstream-spec.js';
 
 export type DiagnosticAction = 'restart' | 'login' | 'view_logs';
@@ -46,6 +52,13 @@ export interface UpstreamConnectionOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The stored bearer credential of an HTTP upstream (`auth login`), read at each attempt. */
   readonly credential?: () => Promise<string | undefined>;
+  /**
+   * The OAuth login of an HTTP upstream (`auth login <server>`): its access token goes on every
+   * request (over a static credential), and a 401 gets one refresh before it stands.
+   */
+  readonly auth?: AuthProvider;
+  /** The upstream answered 403 insufficient_scope: the next login must ask for this scope too. */
+  readonly onInsufficientScope?: (scope: string) => void;
   /** Called for every JSON-RPC message sent to the upstream. */
   readonly onMessageSent: () => void;
   /** Called after every status change. */
@@ -55,11 +68,35 @@ export interface UpstreamConnectionOptions {
   readonly saturationErrorCodes?: readonly number[];
   /** What ends an overload window (tests move it by hand). */
   readonly clock?: WaitClock;
+  /** Resource and prompt list changes, resource updates and log messages the upstream sends on its own. */
+  readonly onNotification?: (notification: UpstreamNotification) => void;
 }
+
+/** The requests a downstream client's request is forwarded as, besides tools/call. */
+export type ForwardedMethod = Extract<
+  RequestMethod,
+  'resources/list' | 'resources/templates/list' | 'resources/read' | 'prompts/list' | 'prompts/get' | 'completion/complete'
+>;
+
+export interface ForwardOptions {
+  readonly signal?: AbortSignal;
+  readonly relay?: CallRelay;
+}
+
+/**
+ * What the gateway's client declares to every upstream: the server-to-client requests it can route to
+ * a downstream client (the one whose call caused them, when that client declared the same).
+ */
+export const ROUTED_CLIENT_CAPABILITIES: ClientCapabilities = { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: {} };
+
+/** Server-to-client requests the upstream related to a call: the request's id -> the id of the POST's call (HTTP). */
+const RELATED_LIMIT = 1000;
 
 interface Attempt {
   readonly generation: number;
   readonly client: Client;
+  /** HTTP: which call's stream each server-to-client request arrived on (server request id -> call id). */
+  readonly related: Map<RequestId, RequestId>;
   readonly unauthorized?: UnauthorizedCapture;
   readonly stderr?: StderrTail;
   lost: boolean;
@@ -91,6 +128,10 @@ export class UpstreamConnection {
   private refreshAgain = false;
   private probing = false;
   private readonly saturation: SaturationWindow;
+  /** Forwarded requests awaiting their answer, across attempts (each ends with its request). */
+  private readonly inFlight = new InFlightRequests();
+  /** Upstream resource URIs some downstream client is subscribed to; subscribed again on every reconnect. */
+  private readonly subscribed = new Set<string>();
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -139,16 +180,100 @@ export class UpstreamConnection {
     this.start();
   }
 
-  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  /** What the upstream declared at its initialize on the live connection (undefined while not connected). */
+  capabilities(): ServerCapabilities | undefined {
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') return undefined;
+    return attempt.client.getServerCapabilities();
+  }
+
+  /**
+   * Forwards one downstream request (resources, prompts, completion) and returns the upstream's
+   * answer. The same cancellation and progress relay as a tool call; no overload window applies
+   * (that one is about tool calls). A JSON-RPC error of the upstream comes back as that error.
+   * A listing may take the timeout of the gateway's own requests; a read, get or completion that
+   * of a tool call.
+   */
+  async forward<M extends ForwardedMethod>(method: M, params: Record<string, unknown>, options: ForwardOptions): Promise<ResultTypeMap[M]> {
+    const timeoutMs = method.endsWith('/list') ? this.options.requestTimeoutMs : this.options.callTimeoutMs;
+    const attempt = this.attempt;
+    if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
+      throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
+    }
+    const deadline = new PausableDeadline(timeoutMs);
+    const entry = this.inFlight.open(options.relay, deadline);
+    try {
+      const meta = entry.progressToken === undefined ? {} : { _meta: { progressToken: entry.progressToken } };
+      const stop = options.signal === undefined ? deadline.signal : AbortSignal.any([options.signal, deadline.signal]);
+      return await this.inFlight.sending(entry, () =>
+        attempt.client.request({ method, params: { ...params, ...meta } } as { method: M; params: Record<string, unknown> }, { timeout: NO_SDK_TIMEOUT, signal: stop }),
+      );
+    } catch (cause) {
+      if (cause instanceof ProtocolError) throw cause;
+      if (!this.isStale(attempt)) this.probe(attempt);
+      if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
+        throw new RuntimeError('upstream_timeout', `${this.spec.name}: ${method} did not answer within ${timeoutMs} ms`, { cause });
+      }
+      throw new RuntimeError('upstream_failed', `${this.spec.name}: ${method} failed: ${errorText(cause)}`, { cause });
+    } finally {
+      this.inFlight.close(entry);
+    }
+  }
+
+  /**
+   * Keeps the upstream subscribed to `uri` (resources/subscribe) or not, now and across reconnects.
+   * The gateway counts its own subscribers; this sees only the first and the last of them.
+   */
+  setResourceSubscribed(uri: string, on: boolean): void {
+    if (on === this.subscribed.has(uri)) return;
+    if (on) this.subscribed.add(uri);
+    else this.subscribed.delete(uri);
+    const attempt = this.attempt;
+    if (attempt !== undefined && !attempt.lost && this.current.state === 'ready') this.sendSubscription(attempt, uri, on);
+  }
+
+  /** Forwarded requests in flight now (tests: a cancelled or failed one leaves nothing behind). */
+  inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * The stored login can no longer be used (a refresh the authorization server refused): the server
+   * waits for a new login now (pending_auth, preflight oauth_required) instead of failing calls one by
+   * one. The background retries go on; each meets the 401 until someone logs in.
+   */
+  loginNeeded(reason: string): void {
+    if (!this.running || this.spec.transport !== 'http') return;
+    this.generation += 1;
+    this.clearTimer();
+    this.saturation.close();
+    const attempt = this.attempt;
+    if (attempt !== undefined) {
+      attempt.lost = true;
+      void closeQuietly(attempt.client);
+    }
+    const { saturation: _saturation, ...rest } = this.current;
+    this.replace({ ...rest, state: 'pending_auth', last_error: reason, diagnostic_action: 'login' });
+    this.scheduleReconnect();
+  }
+
+  /**
+   * `signal` cancels the call upstream (the SDK sends notifications/cancelled with the id it gave the
+   * call there); `relay` gets the upstream's progress, asked for only when the relay wants it.
+   */
+  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     const attempt = this.attempt;
     if (attempt === undefined || attempt.lost || this.current.state !== 'ready') {
       throw new RuntimeError('server_not_connected', `server ${this.spec.name} is not connected (${this.current.state ?? 'initializing'})`);
     }
     if (this.current.saturation !== undefined) throw this.saturatedError(tool);
+    const deadline = new PausableDeadline(this.options.callTimeoutMs);
+    const call = this.inFlight.open(relay, deadline);
     try {
-      const result = await attempt.client.request(
-        { method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }) } },
-        { timeout: this.options.callTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+      const meta = call.progressToken === undefined ? {} : { _meta: { progressToken: call.progressToken } };
+      const stop = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+      const result = await this.inFlight.sending(call, () =>
+        attempt.client.request({ method: 'tools/call', params: { name: tool, ...(args === undefined ? {} : { arguments: args }), ...meta } }, { timeout: NO_SDK_TIMEOUT, signal: stop }),
       );
       if (!this.isStale(attempt)) this.saturation.answered();
       return result as CallToolResult;
@@ -158,10 +283,24 @@ export class UpstreamConnection {
       if (cause instanceof ProtocolError && !this.isStale(attempt)) this.saturation.answered();
       // The upstream answering with an error is its business; failing to reach it is ours.
       if (!(cause instanceof ProtocolError)) this.probe(attempt);
+      if (!this.isStale(attempt) && attempt.unauthorized?.last() !== undefined) {
+        // A 401 the login could not get past (no refresh token, or a refused one): the server waits
+        // for a new login now, rather than failing each call the same way.
+        this.loginNeeded(`${this.describe()} answered 401 Unauthorized`);
+        throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} was refused: the upstream answered 401 and the login could not be renewed; log in again with mcpproxy auth login ${this.spec.name}`, { cause });
+      }
+      const scope = insufficientScope(cause);
+      if (scope !== undefined) {
+        // A call the login's scope does not cover; the server's other tools go on working.
+        this.options.onInsufficientScope?.(scope);
+        throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} needs ${scope === '' ? 'more scope' : `the scope ${scope}`} than the login granted: log in again with mcpproxy auth login ${this.spec.name}`, { cause });
+      }
       if (cause instanceof SdkError && cause.code === SdkErrorCode.RequestTimeout) {
         throw new RuntimeError('upstream_timeout', `${this.spec.name}:${tool} did not answer within ${this.options.callTimeoutMs} ms`, { cause });
       }
       throw new RuntimeError('upstream_failed', `${this.spec.name}:${tool} failed: ${errorText(cause)}`, { cause });
+    } finally {
+      this.inFlight.close(call);
     }
   }
 
@@ -170,6 +309,7 @@ export class UpstreamConnection {
     this.clearTimer();
     const generation = ++this.generation;
     const credential = this.spec.transport === 'http' ? await this.readCredential() : undefined;
+    const oauthToken = this.spec.transport === 'http' ? await this.readOAuthToken() : undefined;
     if (generation !== this.generation) return;
     // A background retry after a 401 keeps reporting pending_auth: without a new credential the
     // answer will not change, and showing `connecting` would flip a blocked verdict (oauth_required)
@@ -179,22 +319,23 @@ export class UpstreamConnection {
     // an attempt succeeds: an upstream that hangs reads server_unhealthy from its first timeout on,
     // not server_initializing during each attempt and server_unhealthy between them.
     const failed = this.current.state === 'pending_auth' || (retry && (this.current.state === 'error' || this.current.state === 'disconnected'));
-    if (!failed) this.update({ state: credential === undefined ? 'connecting' : 'authenticating' });
+    if (!failed) this.update({ state: credential === undefined && oauthToken === undefined ? 'connecting' : 'authenticating' });
 
     const client = new Client(
       { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
-      { capabilities: {} },
+      { capabilities: ROUTED_CLIENT_CAPABILITIES },
     );
+    const related = new Map<RequestId, RequestId>();
     let created: ReturnType<UpstreamConnection['createTransport']>;
     try {
-      created = this.createTransport(credential, generation);
+      created = this.createTransport(credential, generation, related);
     } catch (cause) {
       // e.g. a URL the WHATWG parser refuses: nothing was started, but report it like any failure
-      this.lose({ generation, client, lost: false }, cause);
+      this.lose({ generation, client, related, lost: false }, cause);
       return;
     }
     const { transport, unauthorized, stderr } = created;
-    const attempt: Attempt = { generation, client, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
+    const attempt: Attempt = { generation, client, related, lost: false, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
     this.attempt = attempt;
     client.onclose = () => this.lose(attempt, undefined);
     // Over HTTP nothing closes when the upstream goes away; a failing event stream is the sign.
@@ -204,6 +345,22 @@ export class UpstreamConnection {
       this.probe(attempt);
     };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.refresh(attempt));
+    // Progress is routed by the gateway's own tokens (in-flight-requests.ts), not the SDK's.
+    client.setNotificationHandler('notifications/progress', (notification) => {
+      if (!this.isStale(attempt)) this.inFlight.progress(notification.params);
+    });
+    const tell = (notification: UpstreamNotification) => {
+      if (!this.isStale(attempt)) this.options.onNotification?.(notification);
+    };
+    client.setNotificationHandler('notifications/resources/list_changed', () => tell({ kind: 'resources_list_changed' }));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => tell({ kind: 'prompts_list_changed' }));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => tell({ kind: 'resource_updated', uri: notification.params.uri }));
+    client.setNotificationHandler('notifications/message', (notification) => tell({ kind: 'log', params: notification.params }));
+    // Requests on a call's behalf go to the client whose call it is (or are refused, saying why).
+    // (The SDK checks the answers to sampling and elicitation against their schemas before they leave.)
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, params: request.params }, ctx));
+    client.setRequestHandler('elicitation/create', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, params: request.params }, ctx));
+    client.setRequestHandler('roots/list', (request, ctx) => this.answerServerRequest(attempt, { method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx));
 
     try {
       await client.connect(transport, { timeout: this.options.requestTimeoutMs });
@@ -213,6 +370,7 @@ export class UpstreamConnection {
       if (this.isStale(attempt)) return;
       this.failures = 0;
       this.current = { state: 'ready', ever_ready: true, tools: listing.tools, invalid_tools: listing.invalid };
+      for (const uri of this.subscribed) this.sendSubscription(attempt, uri, true);
       this.options.onChange(this.current);
       if (this.refreshAgain) this.refresh(attempt);
     } catch (cause) {
@@ -220,7 +378,7 @@ export class UpstreamConnection {
     }
   }
 
-  private createTransport(credential: string | undefined, generation: number): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
+  private createTransport(credential: string | undefined, generation: number, related: Map<RequestId, RequestId>): { transport: Transport; unauthorized?: UnauthorizedCapture; stderr?: StderrTail } {
     const spec = this.spec;
     let transport: Transport;
     let unauthorized: UnauthorizedCapture | undefined;
@@ -241,12 +399,18 @@ export class UpstreamConnection {
       const hasAuthorization = Object.keys(spec.headers).some((name) => name.toLowerCase() === 'authorization');
       const headers = { ...spec.headers, ...(credential !== undefined && !hasAuthorization ? { Authorization: `Bearer ${credential}` } : {}) };
       const watched = captureOverload(unauthorized.fetch, (overload) => this.httpOverload(generation, overload));
-      transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers }, fetch: watched });
+      const relating = relateServerRequests(watched, (serverRequestId, callId) => remember(related, serverRequestId, callId));
+      transport = new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers },
+        fetch: relating,
+        ...(this.options.auth === undefined ? {} : { authProvider: this.options.auth }),
+      });
     }
     // Count at the one place every outgoing message passes through.
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       this.options.onMessageSent();
+      this.inFlight.sent(message as { id?: RequestId; method?: string });
       return send(message, options);
     };
     return { transport, ...(unauthorized === undefined ? {} : { unauthorized }), ...(stderr === undefined ? {} : { stderr }) };
@@ -262,7 +426,17 @@ export class UpstreamConnection {
     const wasReady = this.current.state === 'ready';
     const keep = { ever_ready: this.current.ever_ready, tools: this.current.tools, invalid_tools: this.current.invalid_tools };
     const challenge = attempt.unauthorized?.last();
-    if (challenge !== undefined) {
+    const scope = insufficientScope(cause);
+    if (scope !== undefined) {
+      // Connected, but listing the tools needs more scope than the login has: a new login, asking for it.
+      this.options.onInsufficientScope?.(scope);
+      this.current = {
+        ...keep,
+        state: 'pending_auth',
+        last_error: `${this.describe()} answered 403 insufficient_scope${scope === '' ? '' : ` (needs ${scope})`}`,
+        diagnostic_action: 'login',
+      };
+    } else if (challenge !== undefined) {
       this.current = {
         ...keep,
         state: 'pending_auth',
@@ -328,6 +502,49 @@ export class UpstreamConnection {
     })();
   }
 
+  /**
+   * A sampling, elicitation or roots request from the upstream: to the client whose call caused it,
+   * when the request ties to exactly one call, and while that client is being asked the call's
+   * timeout stands still. Over HTTP the upstream says which call (it sends the request on that call's
+   * stream); stdio carries no relation, so there only a request while exactly one call that can ask
+   * its client is in flight is tied to that call. Anything else is refused with an error saying why.
+   */
+  private async answerServerRequest<T extends Result>(attempt: Attempt, request: UpstreamServerRequest, ctx: ClientContext): Promise<T> {
+    const caller = this.callerOf(attempt, ctx.mcpReq.id, request.method);
+    if (typeof caller === 'string') throw new ProtocolError(ProtocolErrorCode.InvalidRequest, caller, { reason: 'not_routable' });
+    const ask = caller.relay?.onServerRequest;
+    if (ask === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `mcpproxy: ${request.method} cannot be answered for this call`, { reason: 'not_routable' });
+    caller.deadline?.pause();
+    try {
+      return (await ask(request, ctx.mcpReq.signal)) as T;
+    } finally {
+      caller.deadline?.resume();
+    }
+  }
+
+  /** The in-flight call a server-to-client request belongs to, or why there is none. */
+  private callerOf(attempt: Attempt, id: RequestId, method: string): InFlightRequest | string {
+    if (this.spec.transport === 'http') {
+      const callId = attempt.related.get(id);
+      attempt.related.delete(id);
+      const caller = callId === undefined ? undefined : this.inFlight.byUpstreamId(callId);
+      if (caller?.relay?.onServerRequest !== undefined) return caller;
+      return `mcpproxy: ${method} did not arrive on the stream of a call a client made through the gateway, so no client can be asked`;
+    }
+    const askable = this.inFlight.askable();
+    if (askable.length === 1) return askable[0]!;
+    if (askable.length === 0) return `mcpproxy: ${method} came while no call a client made through the gateway is in flight, so no client can be asked`;
+    return `mcpproxy: ${method} cannot be tied to one call: ${askable.length} calls of clients are in flight on this stdio connection, which does not say which one a request belongs to`;
+  }
+
+  /** One resources/subscribe or unsubscribe; a refusal is the upstream's business and changes nothing here. */
+  private sendSubscription(attempt: Attempt, uri: string, on: boolean): void {
+    if (attempt.client.getServerCapabilities()?.resources?.subscribe !== true) return;
+    attempt.client
+      .request({ method: on ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } }, { timeout: this.options.requestTimeoutMs })
+      .catch(() => undefined);
+  }
+
   /** Is a ready HTTP upstream still there? A ping that cannot get through loses the connection. */
   private probe(attempt: Attempt): void {
     // While saturated the upstream is known to be there and asked to be left alone.
@@ -349,6 +566,14 @@ export class UpstreamConnection {
   private async readCredential(): Promise<string | undefined> {
     try {
       return await this.options.credential?.();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async readOAuthToken(): Promise<string | undefined> {
+    try {
+      return await this.options.auth?.token();
     } catch {
       return undefined;
     }
@@ -442,6 +667,15 @@ export class UpstreamConnection {
     }
     return errorText(cause);
   }
+}
+
+/** The SDK's own timer is replaced by a PausableDeadline (the largest delay a Node timer takes). */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+function remember(related: Map<RequestId, RequestId>, serverRequestId: RequestId, callId: RequestId): void {
+  related.set(serverRequestId, callId);
+  // A request the client never handles (a ping) leaves its entry: keep the newest only.
+  if (related.size > RELATED_LIMIT) related.delete(related.keys().next().value as RequestId);
 }
 
 function withoutSaturation(status: UpstreamStatus): UpstreamStatus {

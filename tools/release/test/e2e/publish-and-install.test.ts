@@ -1,7 +1,8 @@
 // Issues 8 and 15, end to end: a real registry (verdaccio, local, no uplinks) and three releases
 // made by the release command. v1 from a copy of the v1 release commit (found in git history),
 // each package installed alone into a fresh project and used; v2 from a copy of the working tree
-// after `changeset version`, and the v1 cli and client read the v2 gateway's server_saturated
+// after `changeset version`, the v2 client's AI SDK adapter installed with that runtime alone gates
+// on the v2 gateway, and the v1 cli and client read the v2 gateway's server_saturated
 // through their own registry's reserved entry; v3 from the same copy after `pnpm registry add`
 // of a code made up for the test, which every older cli and client reads as blocked.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,6 +60,11 @@ function pnpmScript(args: readonly string[], timeoutMs = STEP_TIMEOUT_MS, root =
 
 function output(result: BoundedResult): string {
   return `exit ${result.status}${result.timedOut ? ' (timed out)' : ''}\n${result.stdout}\n${result.stderr}`;
+}
+
+/** The version of a dependency installed for one workspace package (the one the registry was seeded with). */
+function installedVersion(root: string, packageDir: string, name: string): string {
+  return (JSON.parse(readFileSync(join(root, packageDir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 function versionsIn(root: string): Map<string, string> {
@@ -226,6 +232,17 @@ describe('upgrade path: the v1 cli and client against a v2 gateway whose HTTP up
     }
     expectExit(run!, 0);
     expect(run!.document).toMatchObject({ verdict: 'ready', tools: [{ id: TOOL_ID, status: 'ready' }] });
+  }, STEP_TIMEOUT_MS);
+
+  // The adapters are new in v2: a user installs the client and one runtime, and gets no other.
+  it('installs the v2 @mcpproxy/client with @ai-sdk/mcp alone (no other agent runtime, no MCP SDK) and gates the AI SDK client: the rider, ready', async () => {
+    const project = consumer('second-client-ai-sdk');
+    const aiSdkMcp = `@ai-sdk/mcp@${installedVersion(REPO, 'packages/client', '@ai-sdk/mcp')}`;
+    const installed = await project.install(`@mcpproxy/client@${secondVersions.get('@mcpproxy/client')}`, aiSdkMcp);
+    expect(installed.status, output(installed)).toBe(0);
+    const report = await project.runScript(consumerScript('client-ai-sdk.mjs'), [gateway.mcpUrl, TOOL_ID]);
+    expect(report, `${JSON.stringify(report)}\n${gateway.service.output()}`).toMatchObject({ threw: false, verdict: 'ready', carriage: 'rider', tools: [{ id: TOOL_ID, status: 'ready' }] });
+    expect(report['installed']).toEqual(['@ai-sdk/mcp']);
   }, STEP_TIMEOUT_MS);
 
   it('a tools/call that meets the upstream answering 429 (Retry-After 600) marks the server saturated', async () => {

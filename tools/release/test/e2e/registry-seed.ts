@@ -4,6 +4,7 @@
 // published with the registry's publish API (PUT /<name>), as a mirror would.
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
+import { request } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import { dependencyRanges, readManifest, type PackageManifest } from '../../src/workspace-packages.js';
 import { packInstalledPackage } from './installed-tarball.js';
@@ -88,12 +89,27 @@ export async function putTarball(registry: string, data: Buffer, manifest: Packa
     },
     _attachments: { [`${name}-${version}.tgz`]: { content_type: 'application/octet-stream', data: data.toString('base64'), length: data.length } },
   };
-  const response = await fetch(`${registry}/${name.replace('/', '%2f')}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+  const answer = await putOnFreshConnection(`${registry}/${name.replace('/', '%2f')}`, JSON.stringify(body));
+  if (answer.status < 200 || answer.status > 299) throw new Error(`PUT ${name}@${version} answered ${answer.status}: ${answer.text}`);
+}
+
+/**
+ * One PUT on a connection of its own. Packing a large package blocks this process for seconds on a
+ * loaded machine, longer than the registry keeps an idle connection: fetch then wrote the next
+ * publish onto a socket the registry had already closed ("other side closed").
+ */
+function putOnFreshConnection(url: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const put = request(url, { method: 'PUT', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on('error', reject);
+    });
+    put.on('error', reject);
+    put.end(body);
   });
-  if (!response.ok) throw new Error(`PUT ${name}@${version} answered ${response.status}: ${await response.text()}`);
 }
 
 export async function seedRegistry(registry: string, packages: readonly InstalledPackage[]): Promise<void> {

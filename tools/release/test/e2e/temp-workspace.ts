@@ -6,11 +6,12 @@
 // installed store. pnpm commands in the copy must not install (they would write through the
 // links): run them with pnpmEnv(). A copy of an earlier commit (the v1 release) holds that
 // commit's files instead, from `git archive`, and the same links: every third-party package its
-// lockfile resolves must be installed here, which createTempWorkspace checks.
+// lockfile resolves must be installed here (lockfile-snapshots.ts), which createTempWorkspace checks.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { unservedKeys } from './lockfile-snapshots.js';
 
 const PNPM_STATE = /^\.(modules\.yaml|pnpm-workspace-state.*\.json)$/;
 
@@ -69,21 +70,9 @@ function extractCommit(source: string, commit: string, root: string): void {
   rmSync(archive);
 }
 
-/** The resolved third-party packages a lockfile names (its packages and snapshots keys). */
-function resolvedPackages(lockfile: string): Set<string> {
-  const keys = new Set<string>();
-  let section = '';
-  for (const line of lockfile.split('\n')) {
-    if (/^\S/.test(line)) section = line;
-    else if ((section === 'packages:' || section === 'snapshots:') && /^ {2}\S.*:$/.test(line)) keys.add(`${section} ${line.trim()}`);
-  }
-  return keys;
-}
-
 /** The copy reuses this node_modules: every package the commit resolves must be installed here. */
 function expectInstalledHere(source: string, root: string, commit: string): void {
-  const installed = resolvedPackages(readFileSync(join(source, 'pnpm-lock.yaml'), 'utf8'));
-  const missing = [...resolvedPackages(readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8'))].filter((key) => !installed.has(key));
+  const missing = unservedKeys(readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8'), readFileSync(join(source, 'pnpm-lock.yaml'), 'utf8'));
   if (missing.length > 0) {
     throw new Error(`${commit} resolves packages the installed tree does not have, so its copy cannot reuse this node_modules: ${missing.slice(0, 5).join(', ')}`);
   }

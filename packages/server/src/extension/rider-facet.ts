@@ -1,0 +1,35 @@
+import { EXTENSION_ID, type ResponseFacet } from '@mcpproxy/schema';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { inBandError, internalInBandError } from './in-band-error.js';
+import { clientDeclaration, isNegotiated } from './negotiation.js';
+import type { InBandVerdict, RequiredToolsSource } from './required-tools-source.js';
+import { OffSurfaceReason, riderVerdict } from './wire-verdict.js';
+
+/**
+ * The Shape A facet a tools/list request asks for, computed apart from how it is carried
+ * (rider-carrier.ts): undefined when the request has no rider or did not negotiate the extension
+ * (the rider is then ignored); otherwise the verdict of the rider, evaluated and recorded by the
+ * source. A malformed rider is -32602 and nothing is evaluated; no honest verdict is -32603.
+ */
+export async function riderFacet(server: Server, source: RequiredToolsSource, ctx: ServerContext): Promise<ResponseFacet | undefined> {
+  const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
+  if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return undefined;
+  if (!isNegotiated(clientDeclaration(server, ctx, EXTENSION_ID))) return undefined;
+  const outcome = await source.evaluate({ surface: 'mcp-rider', raw: meta[EXTENSION_ID] }, ctx);
+  if (!outcome.ok) throw inBandError(outcome.error, 'rider');
+  return responseFacet(outcome.result);
+}
+
+function responseFacet(result: InBandVerdict): ResponseFacet {
+  try {
+    return {
+      verdict: result.verdict,
+      checked_at: result.checked_at,
+      request_id: result.request_id,
+      tools: result.tools.map(riderVerdict) as unknown as ResponseFacet['tools'],
+    };
+  } catch (error) {
+    if (error instanceof OffSurfaceReason) throw internalInBandError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+import { preparedBaseCandidate, preparedJson } from './prepared-json.js';
+
+/** Plain objects this many levels down are searched for prepared parts: a JSON-RPC response, its result. */
+const SEARCH_DEPTH = 2;
+
+/**
+ * The JSON text of an outgoing message, byte for byte what `JSON.stringify(message)` gives, built
+ * from prepared bytes wherever the message holds a value that has them (prepared-json.ts): a marked
+ * page as its bytes; a copy of a marked page with members added after the page's own (a rider's
+ * `_meta`, a revision's `resultType`, `ttlMs`, `cacheScope`) as the page's bytes with those few members
+ * serialized and spliced in before its closing brace. So an answer costs the serialization of what it
+ * adds to the listing, not of the listing.
+ *
+ * The text comes in pieces, in order: the prepared bytes are handed on as they are (views, never
+ * copied), to be written one after another; only the pieces around them are new.
+ *
+ * Undefined when nothing in the message (down to a result's own members) has prepared bytes: the
+ * caller serializes it as usual.
+ */
+export function splicedJson(message: unknown): readonly Buffer[] | undefined {
+  const parts = partsOf(message, SEARCH_DEPTH);
+  if (parts === undefined) return undefined;
+  // Neighbouring strings go out as one piece.
+  const pieces: Buffer[] = [];
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    if (text !== '') pieces.push(Buffer.from(text, 'utf8'));
+    text = '';
+    pieces.push(part);
+  }
+  if (text !== '') pieces.push(Buffer.from(text, 'utf8'));
+  return pieces;
+}
+
+type Parts = (string | Buffer)[];
+
+function partsOf(value: unknown, depth: number): Parts | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const own = preparedJson(value);
+  if (own !== undefined) return [own];
+  if (depth === 0 || !isPlainRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  return extensionParts(value, keys) ?? memberParts(value, keys, depth - 1);
+}
+
+/** `value` as a copy of a marked object plus members after its own: the marked bytes, opened to take the rest. */
+function extensionParts(value: Readonly<Record<string, unknown>>, keys: readonly string[]): Parts | undefined {
+  const base = preparedBaseCandidate(value);
+  if (base === undefined) return undefined;
+  const baseKeys = Object.keys(base);
+  if (baseKeys.length === 0 || baseKeys.length > keys.length) return undefined;
+  for (let i = 0; i < baseKeys.length; i++) {
+    const key = baseKeys[i]!;
+    if (keys[i] !== key || value[key] !== (base as Record<string, unknown>)[key]) return undefined;
+  }
+  const bytes = preparedJson(base)!;
+  let added = '';
+  for (let i = baseKeys.length; i < keys.length; i++) {
+    const member = memberText(keys[i]!, value[keys[i]!]);
+    if (member !== undefined) added += `,${member}`;
+  }
+  return added === '' ? [bytes] : [bytes.subarray(0, bytes.length - 1), `${added}}`];
+}
+
+/** `value` member by member, when at least one member has prepared parts. */
+function memberParts(value: Readonly<Record<string, unknown>>, keys: readonly string[], depth: number): Parts | undefined {
+  const inner = keys.map((key) => partsOf(value[key], depth));
+  if (inner.every((parts) => parts === undefined)) return undefined;
+  const out: Parts = [];
+  let separator = '{';
+  keys.forEach((key, i) => {
+    const parts = inner[i];
+    if (parts !== undefined) {
+      out.push(`${separator}${JSON.stringify(key)}:`, ...parts);
+      separator = ',';
+      return;
+    }
+    const member = memberText(key, value[key]);
+    if (member === undefined) return;
+    out.push(`${separator}${member}`);
+    separator = ',';
+  });
+  out.push('}');
+  return out;
+}
+
+/**
+ * `"key":value` exactly as JSON.stringify writes it inside an object (the key escaped, `toJSON`
+ * called with the key), or undefined for a member it leaves out (undefined, a function, a symbol).
+ */
+function memberText(key: string, member: unknown): string | undefined {
+  const text = JSON.stringify({ [key]: member });
+  return text.length === 2 ? undefined : text.slice(1, -1);
+}
+
+/** An object JSON.stringify writes member by member: no array, no toJSON, no boxed primitive. */
+function isPlainRecord(value: object): value is Readonly<Record<string, unknown>> {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}

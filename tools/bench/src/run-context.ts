@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+
+/** Where and when a `pnpm bench` run happened: what its table says about the run itself. */
+export interface RunContext {
+  /** ISO 8601, UTC, to the minute. */
+  readonly date: string;
+  /** The commit measured (short), with a note when the working tree differs from it. */
+  readonly commit: string;
+  readonly node: string;
+  readonly machine: string;
+  /** 1-, 5- and 15-minute load averages. */
+  readonly loadBefore: readonly number[];
+  readonly loadAfter: readonly number[];
+  /** Environment settings that change what the benchmarks do (BENCH_*), as given. */
+  readonly settings: readonly string[];
+}
+
+export function startContext(root: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): Omit<RunContext, 'loadAfter'> {
+  return {
+    date: `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    commit: commitOf(root),
+    node: process.version,
+    machine: `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown cpu'})`,
+    loadBefore: loadavg(),
+    settings: Object.keys(env)
+      .filter((key) => key.startsWith('BENCH_') || key === 'RIDER_TYPOS')
+      .sort()
+      .map((key) => `${key}=${env[key] ?? ''}`),
+  };
+}
+
+export function finishContext(started: Omit<RunContext, 'loadAfter'>): RunContext {
+  return { ...started, loadAfter: loadavg() };
+}
+
+function commitOf(root: string): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit} (with uncommitted changes)` : commit;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
