@@ -6,7 +6,7 @@ import type { Database, Statement } from 'better-sqlite3';
  * records, as before segments.
  */
 export const DEFAULT_SEGMENT_RECORDS = 1000;
-/** A count limit is trimmed in steps of this fraction of it: the log holds at most ~1/10 more. */
+/** A count limit is trimmed in steps of this fraction of it: the log holds less than two steps more. */
 const SEGMENTS_PER_LIMIT = 10;
 /** The smallest step: every new segment is a schema change, so a tiny limit does not make one per commit. */
 const MIN_SEGMENT_RECORDS = 100;
