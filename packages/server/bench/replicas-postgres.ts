@@ -252,7 +252,7 @@ async function main(): Promise<void> {
   target({
     id: 'replicas-pg-p99',
     measure: `REST preflight p99 at a fixed ${RATE} req/s in all: two replicas on PostgreSQL (synchronous_commit ${SYNCHRONOUS_COMMIT}; ${RATE / 2} each, the worse p99 of the two) vs one gateway on SQLite`,
-    figure: `+${(replicasP99 - sqliteP99).toFixed(1)} ms (${replicasP99} ms vs ${sqliteP99} ms)`,
+    figure: `${replicasP99 < sqliteP99 ? '-' : '+'}${Math.abs(replicasP99 - sqliteP99).toFixed(1)} ms (${replicasP99} ms vs ${sqliteP99} ms)`,
     target: NO_TARGET,
     met: everyAnswerRecorded,
   });

@@ -4,6 +4,7 @@ export type ReleaseProblemCode =
   | 'codegen'
   | 'generated_changeset_missing'
   | 'changesets_pending'
+  | 'changeset_wording'
   | 'pack_failed'
   | 'readme_missing'
   | 'license_missing'

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { readChangesets } from '@mcpproxy/codegen/src/changeset-check.js';
 import semver from 'semver';
 import { expect } from 'vitest';
+import { summaryFirstLine } from '../../src/changeset-wording.js';
 import { publishablePackages } from '../../src/workspace-packages.js';
 
 const ORDER: readonly semver.ReleaseType[] = ['patch', 'minor', 'major'];
@@ -25,7 +26,7 @@ export function pendingRelease(root: string): PendingRelease {
   const summaries = new Map<string, string[]>();
   for (const pkg of publishablePackages(root)) packages.set(pkg.name, { before: pkg.version, bump: undefined });
   for (const changeset of changesets) {
-    const summary = changeset.body.trim().split('\n')[0]!.trim();
+    const summary = summaryFirstLine(changeset);
     for (const [name, bump] of changeset.releases) {
       const entry = packages.get(name);
       if (entry === undefined) continue;
