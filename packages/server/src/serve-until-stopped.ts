@@ -5,6 +5,7 @@ import { startGateway } from './gateway.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { relayToRunningGateway } from './local-socket/relay-to-running-gateway.js';
 import { ConfigReloads } from './reload/config-reloads.js';
+import { preferSmallHeap } from './small-heap-policy.js';
 
 export interface ServeOptions {
   /** A configuration file; without one the embedded default runs. */
@@ -40,6 +41,7 @@ const RELAY_ROUNDS = 3;
 
 export async function serveUntilStopped(options: ServeOptions): Promise<ServeOutcome> {
   const { stdio, say, log } = options;
+  preferSmallHeap();
   // Listen for signals before anything slow, so one that arrives during start-up still stops cleanly.
   const stopped = new Promise<string>((resolve) => {
     let seen = false;
