@@ -1,7 +1,7 @@
 // The gateway process's resident memory with 10,000 tools (10 stdio fixture upstreams x 1,000, the
 // benchmark's catalogue), read from /proc once the first full listing has been answered. The bound
-// sits between what the process takes with V8's default heap sizing (~192-198 MiB) and with the
-// small-heap policy the start command applies (~143-157 MiB): it fails if the policy stops being
+// sits between what the process takes with V8's default heap sizing (~194-199 MiB) and with the
+// small-heap policy the start command applies (~136-149 MiB): it fails if the policy stops being
 // applied, or if something new keeps ~25 MiB more alive. RSS does not depend on the machine's load.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
