@@ -14,6 +14,7 @@ export type { Evaluation, ToolResult } from './result.js';
 export { prepareSnapshot, type PreparedSnapshot } from './prepare-snapshot.js';
 export type { SuggestionIndex } from './suggestion-index.js';
 export { evaluate } from './evaluate.js';
+export { evaluateToolStates, prepareToolStates, type PreparedToolStates, type ToolState, type ToolUnavailability } from './tool-states.js';
 export { parseToolId, toolIdKey, type ParsedToolId } from './parse-tool-id.js';
 export { dedupeToolIds } from './dedupe-tool-ids.js';
 export { classifyTool, type ToolGate } from './classify-tool.js';

@@ -163,7 +163,25 @@ function groupByLength(names: readonly string[], byName: ReadonlyMap<string, num
 }
 
 export function buildSuggestionIndex(snapshot: GatewaySnapshot): SuggestionIndex {
-  const { names, servers, extraServers, byName } = collectCandidates(snapshot);
+  return indexCandidates(collectCandidates(snapshot));
+}
+
+/**
+ * The candidates of a server that is not a gateway: its own tool names, all owned by one nameless
+ * server (query with the visible set `new Set([''])`).
+ */
+export function buildNameSuggestionIndex(names: Iterable<string>): SuggestionIndex {
+  const collected: Collected = { names: [], servers: [], extraServers: new Map(), byName: new Map() };
+  for (const name of names) {
+    if (collected.byName.has(name)) continue;
+    collected.byName.set(name, collected.names.length);
+    collected.names.push(name);
+    collected.servers.push('');
+  }
+  return indexCandidates(collected);
+}
+
+function indexCandidates({ names, servers, extraServers, byName }: Collected): SuggestionIndex {
   const { points, starts } = encodeNames(names);
   const owners = [...new Set([...servers, ...[...extraServers.values()].flat()])];
   return { names, servers, extraServers, owners, points, starts, byName, ...groupByLength(names, byName, starts), ...buildVariantTable(points, starts) };

@@ -15,6 +15,8 @@ import type {
   ServerConnection,
   ServerSnapshot,
   ToolAnnotations,
+  ToolState,
+  ToolUnavailability,
 } from '../src/index.js';
 
 export const SERVER_POOL = ['a', 'b', 'ab', 'srv', 'sv', 'é', '😀', ' a'] as const;
@@ -192,3 +194,47 @@ export const contextArb: fc.Arbitrary<EvaluationContext> = fc
 export const inputArb: fc.Arbitrary<[GatewaySnapshot, PreflightRequest, EvaluationContext]> = snapshotArb.chain((snapshot) =>
   fc.tuple(fc.constant(snapshot), requestArb(snapshot), contextArb),
 );
+
+const TOOL_STATE_REASONS = ['server_initializing', 'server_unhealthy', 'tool_blocked_by_user', 'oauth_required', 'server_disabled', 'server_saturated'] as const;
+const authorText = fc.option(fc.constantFrom('Warming up.', 'Set SMTP_PASSWORD.', 'x', '{id} is off'), { nil: undefined });
+
+const unavailabilityArb: fc.Arbitrary<ToolUnavailability> = fc
+  .record({ reason: fc.constantFrom(...TOOL_STATE_REASONS), restart: fc.boolean(), detail: authorText, remediation: authorText })
+  .map(({ reason, restart, detail, remediation }) => ({
+    reason,
+    ...(reason === 'server_unhealthy' && restart ? { action: 'restart' as const } : {}),
+    ...(detail === undefined ? {} : { detail }),
+    ...(remediation === undefined ? {} : { remediation }),
+  }));
+
+/** A server's own tools (names from TOOL_POOL, a name now and then twice), listed or not, with or without a reason. */
+export const toolStatesArb: fc.Arbitrary<ToolState[]> = fc.array(
+  fc
+    .record({
+      name: fc.constantFrom(...TOOL_POOL, 'send_email', 'search', ' search '),
+      listed: fc.boolean(),
+      annotations: fc.option(annotationsArb, { nil: undefined }),
+      unavailable: fc.option(unavailabilityArb, { nil: undefined, freq: 3 }),
+    })
+    .map(({ name, listed, annotations, unavailable }) => ({
+      name,
+      listed,
+      ...(annotations === undefined ? {} : { annotations }),
+      ...(unavailable === undefined ? {} : { unavailable }),
+    })),
+  { maxLength: 8 },
+);
+
+/** A request of plain tool names: the states' own, near misses, padding, a colon now and then. */
+export function toolStatesRequestArb(states: readonly ToolState[]): fc.Arbitrary<PreflightRequest> {
+  const own = states.map((state) => state.name);
+  const name = fc.oneof(
+    { weight: own.length === 0 ? 0 : 6, arbitrary: own.length === 0 ? fc.constant('t') : fc.constantFrom(...own) },
+    { weight: 3, arbitrary: fc.constantFrom(...TOOL_POOL, 'nope', 'serch', 'send_emial', 'toolz', '') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  );
+  const id = fc.tuple(pad, name, pad).map(([a, n, b]) => `${a}${n}${b}`);
+  return fc
+    .tuple(fc.array(id.map((i) => ({ id: i })), { minLength: 1, maxLength: 6 }), fc.option(policyArb, { nil: undefined, freq: 2 }))
+    .map(([tools, policy]) => (policy === undefined ? { tools } : { tools, policy }));
+}

@@ -4,7 +4,7 @@
 // wording text comes from the registry (it is defined nowhere else). The property tests compare
 // the real evaluator with it.
 import { REASONS } from '@mcpproxy/schema';
-import type { GatewaySnapshot, PreflightRequest, EvaluationContext, ServerSnapshot } from '../src/index.js';
+import type { GatewaySnapshot, PreflightRequest, EvaluationContext, ServerSnapshot, ToolState } from '../src/index.js';
 
 type Result = Record<string, unknown>;
 
@@ -123,6 +123,11 @@ export function naiveSuggestions(snapshot: GatewaySnapshot, context: EvaluationC
       if (naiveGate(server, toolName, snapshot.tool_quarantine) === undefined) names.add(`${serverName}:${toolName}`);
     }
   }
+  return naiveRank(names, query);
+}
+
+/** Brute force: every name, prefix either way or distance <= 2, never the query; prefix, distance, name; three. */
+export function naiveRank(names: Iterable<string>, query: string): string[] {
   const q = Array.from(query);
   const ranked: { prefix: boolean; distance: number; name: string }[] = [];
   for (const name of names) {
@@ -249,6 +254,64 @@ export function naiveEvaluate(snapshot: GatewaySnapshot, request: PreflightReque
   let worst = 0;
   for (const result of tools) {
     const verdict = result['status'] === 'ready' ? 'ready' : (TABLE[result['reason'] as string]?.verdict ?? 'blocked');
+    worst = Math.max(worst, NAIVE_VERDICT_ORDER.indexOf(verdict));
+  }
+  return { verdict: NAIVE_VERDICT_ORDER[worst]!, tools };
+}
+
+/**
+ * A server that is not a gateway (tool-states.ts), straight from its rules: the first state of a
+ * trimmed name; not listed and no reason = not_found (unlisted wording, suggestions from the listed
+ * names); the author's reason with the author's words; the annotation policy; ready.
+ */
+export function naiveToolStates(states: readonly ToolState[], request: PreflightRequest): { verdict: string; tools: Result[] } {
+  const trim = (name: string): string => {
+    const colon = name.indexOf(':');
+    return colon === -1 ? name.trim() : `${name.slice(0, colon).trim()}:${name.slice(colon + 1).trim()}`;
+  };
+  const tools = request.tools.map(({ id }): Result => {
+    const name = trim(id);
+    const values = { id: name, tool: name };
+    const state = states.find((candidate) => trim(candidate.name) === name);
+    if (state === undefined || (!state.listed && state.unavailable === undefined)) {
+      // The first state of a name is the name's state: a later one listing it does not count.
+      const listed = states.filter((candidate, at) => candidate.listed && states.findIndex((other) => trim(other.name) === trim(candidate.name)) === at).map((candidate) => trim(candidate.name));
+      return fail(id, 'not_found', values, { variant: 'unlisted', suggestions: name === '' ? [] : naiveRank(new Set(listed), name) });
+    }
+    const said = state.unavailable;
+    if (said !== undefined) {
+      const row = TABLE[said.reason]!;
+      const result: Result = { id, status: 'unavailable', reason: said.reason, retryable: row.retryable };
+      const action = said.action ?? row.action;
+      if (action !== undefined) result['action'] = action;
+      if (said.detail !== undefined) result['detail'] = said.detail;
+      if (said.remediation !== undefined) result['remediation'] = said.remediation;
+      return result;
+    }
+    const hints = state.annotations ?? {};
+    const policy = request.policy;
+    const exclude = (rule: string, annotation: string, value: unknown, wanted: boolean): Result | undefined => {
+      if (value !== true && value !== false) return fail(id, 'missing_annotation', { ...values, annotation, policy_rule: rule });
+      if (value !== wanted) return fail(id, 'policy_filtered', { ...values, annotation, policy_rule: rule, annotation_value: String(value) });
+      return undefined;
+    };
+    if (policy?.read_only_only === true) {
+      const out = exclude('read_only_only', 'readOnlyHint', hints.readOnlyHint, true);
+      if (out) return out;
+    }
+    if (policy?.exclude_destructive === true && hints.readOnlyHint !== true) {
+      const out = exclude('exclude_destructive', 'destructiveHint', hints.destructiveHint, false);
+      if (out) return out;
+    }
+    if (policy?.exclude_open_world === true) {
+      const out = exclude('exclude_open_world', 'openWorldHint', hints.openWorldHint, false);
+      if (out) return out;
+    }
+    return { id, status: 'ready' };
+  });
+  let worst = 0;
+  for (const result of tools) {
+    const verdict = result['status'] === 'ready' ? 'ready' : TABLE[result['reason'] as string]!.verdict;
     worst = Math.max(worst, NAIVE_VERDICT_ORDER.indexOf(verdict));
   }
   return { verdict: NAIVE_VERDICT_ORDER[worst]!, tools };

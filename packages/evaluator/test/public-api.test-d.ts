@@ -7,8 +7,10 @@ import {
   classifyTool,
   dedupeToolIds,
   evaluate,
+  evaluateToolStates,
   parseToolId,
   prepareSnapshot,
+  prepareToolStates,
   resolveScope,
   suggest,
   type ConnectionState,
@@ -18,10 +20,12 @@ import {
   type Policy,
   type PreflightRequest,
   type PreparedSnapshot,
+  type PreparedToolStates,
   type ServerSnapshot,
   type ToolAnnotations,
   type ToolGate,
   type ToolResult,
+  type ToolState,
 } from '../src/index.js';
 
 describe('public API', () => {
@@ -29,6 +33,9 @@ describe('public API', () => {
     expectTypeOf(prepareSnapshot).toEqualTypeOf<(snapshot: GatewaySnapshot) => PreparedSnapshot>();
     expectTypeOf<PreparedSnapshot['snapshot']>().toEqualTypeOf<GatewaySnapshot>();
     expectTypeOf(evaluate).toEqualTypeOf<(prepared: PreparedSnapshot, request: PreflightRequest, context: EvaluationContext) => Evaluation>();
+    expectTypeOf(prepareToolStates).toEqualTypeOf<(states: Iterable<ToolState>) => PreparedToolStates>();
+    expectTypeOf(evaluateToolStates).toEqualTypeOf<(prepared: PreparedToolStates, request: PreflightRequest) => Evaluation>();
+    expectTypeOf<ToolState['unavailable']>().toMatchTypeOf<{ reason: ReasonCode; action?: Action; detail?: string; remediation?: string } | undefined>();
     expectTypeOf(parseToolId).returns.toEqualTypeOf<{ ok: true; server: string; tool: string } | { ok: false }>();
     expectTypeOf(dedupeToolIds<{ id: string; pin?: string }>).returns.toEqualTypeOf<{ id: string; pin?: string }[]>();
     expectTypeOf(classifyTool).toEqualTypeOf<(server: ServerSnapshot, tool: string, toolQuarantine: boolean) => ToolGate | undefined>();

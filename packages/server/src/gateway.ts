@@ -130,7 +130,8 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     return { ok: false, error: { code: 'store_open_failed', message: `cannot read the gateway state from ${config.data_dir}: ${asError(error).message}` } };
   }
   const onError = (error: Error) => options.log?.(`mcp: ${error.message}`);
-  // The one preflight seam every surface calls: REST, and the in-band surfaces of the MCP extension.
+  // REST's preflight seam, and the in-band surfaces through @mcpproxy/extension: both evaluate the
+  // same published state and write their activity records to the same store.
   const preflight = createPreflightSeam({ runtime, activity: store });
   // Upstream resource subscriptions, counted across every client (the upstream connections are shared).
   const subscriptions = new ResourceSubscriptions((server, uri, on) => runtime.setResourceSubscribed(server, uri, on), namespacedUri);
@@ -139,7 +140,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     pageSize: config.page_size,
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
-    preflight,
+    inBandActivity: (record) => store.appendActivity(record),
     resourceSubscriptions: subscriptions,
     // 2026-07-28 calls whose upstream asked for input wait here for the client's retry.
     inputFlows: new InputFlows({ idleMs: CLIENT_ANSWER_TIMEOUT_MS, max: 1000 }),

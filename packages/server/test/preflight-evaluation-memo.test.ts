@@ -1,8 +1,8 @@
 // The seam's evaluation memo: the same request text from the same caller on the same published
 // snapshot version shares one evaluation, and anything that could change the verdict (a new state
 // version, another caller's scope or tier, another surface, a wait) is evaluated afresh. Every
-// answer still writes its own activity record with its own request id. tools/list riders share the
-// memo by their JSON text (check mode and tools/resolve are never memoised).
+// answer still writes its own activity record with its own request id.
+// (Riders have their own memo in @mcpproxy/extension: rider-memo.ts.)
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { EvaluationMemo, MEMO_MAX_TEXT_LENGTH } from '../src/preflight/evaluation-memo.js';
@@ -101,65 +101,6 @@ describe('evaluation memo in the seam', () => {
     for (let i = 0; i < 2; i++) {
       const outcome = await seam.run(rest({ tools: [{ id: 'alpha:echo', extra: true }] }));
       expect(outcome.ok ? undefined : [outcome.error.code, outcome.error.path]).toEqual(['invalid_request', '/tools/0/extra']);
-    }
-    expect(await h.store.queryActivity({})).toEqual([]);
-  });
-});
-
-const rider = (raw: unknown, extra: Partial<PreflightCall> = {}): PreflightCall => ({ surface: 'mcp-rider', raw, scope: ALL, ...extra }) as PreflightCall;
-
-describe('riders in the evaluation memo', () => {
-  it('the same rider on one version shares one evaluation, with its own request id and record each time', async () => {
-    const h = await world();
-    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
-    const raw = { tools: [{ id: 'alpha:echo' }, { id: 'beta:write' }, { id: 'alpha:nope' }], policy: { read_only_only: true } };
-    const first = resultOf(await seam.run(rider(raw, { requestId: 'rider-1' })));
-    // A new object with the same content: what the next request's parsed rider is.
-    const second = resultOf(await seam.run(rider(structuredClone(raw), { requestId: 'rider-2' })));
-    expect(second.tools).toBe(first.tools);
-    expect(second.tier).toBe('agent');
-    expect([first.request_id, second.request_id]).toEqual(['rider-1', 'rider-2']);
-    const records = await h.store.queryActivity({ type: 'preflight' });
-    expect(records.map((r) => [r.request_id, r.surface]).sort()).toEqual([
-      ['rider-1', 'mcp-rider'],
-      ['rider-2', 'mcp-rider'],
-    ]);
-  });
-
-  it('evaluates afresh for another rider, another scope, another surface or a new state version', async () => {
-    const h = await world();
-    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
-    const raw = { tools: [{ id: 'alpha:echo' }, { id: 'beta:echo' }] };
-    const base = resultOf(await seam.run(rider(raw)));
-    const reordered = resultOf(await seam.run(rider({ tools: [{ id: 'beta:echo' }, { id: 'alpha:echo' }] })));
-    expect(reordered.tools).not.toBe(base.tools);
-    const scoped = resultOf(await seam.run(rider(raw, { scope: { allowed_servers: ['alpha'] } })));
-    expect(scoped.tools.map((t) => t.reason ?? t.status)).toEqual(['ready', 'not_found']);
-    // The same text as a REST body at the agent tier: another surface, never shared.
-    const rest = resultOf(await seam.run({ surface: 'rest', tier: 'agent', scope: ALL, raw, text: JSON.stringify(raw) } as PreflightCall));
-    expect(rest.tools).not.toBe(base.tools);
-    await h.runtime.setQuarantined('alpha', true);
-    const after = resultOf(await seam.run(rider(raw)));
-    expect(after.state_version).toBeGreaterThan(base.state_version);
-    expect(after.tools[0]?.reason).toBe('server_quarantined');
-    await h.runtime.setQuarantined('alpha', false);
-  });
-
-  it('check mode and tools/resolve evaluate every call', async () => {
-    const h = await world();
-    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
-    const check = { surface: 'mcp-check', raw: { tool_ids: ['alpha:echo'], check: true }, scope: ALL } as PreflightCall;
-    expect(resultOf(await seam.run(check)).tools).not.toBe(resultOf(await seam.run(check)).tools);
-    const resolve = { surface: 'mcp-resolve', raw: { name: 'alpha:echo' }, scope: ALL } as PreflightCall;
-    expect(resultOf(await seam.run(resolve)).tools).not.toBe(resultOf(await seam.run(resolve)).tools);
-  });
-
-  it('a malformed rider is refused every time, and nothing is recorded', async () => {
-    const h = await world();
-    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
-    for (let i = 0; i < 2; i++) {
-      const outcome = await seam.run(rider({ tools: [{ id: 'alpha:echo' }], wait_ms: 5 }));
-      expect(outcome.ok ? undefined : outcome.error.code).toBe('invalid_request');
     }
     expect(await h.store.queryActivity({})).toEqual([]);
   });

@@ -54,12 +54,6 @@ describe('preflight seam: requests', () => {
       [{ surface: 'rest', tier: 'operator', scope: ALL, raw: { tools: [{ id: 'alpha:echo', extra: 1 }] } }, 'invalid_request', '/tools/0/extra'],
       [{ surface: 'rest', tier: 'operator', scope: ALL, raw: { tools: [{ id: 'alpha:echo' }], wait_ms: 10_001 } }, 'invalid_request', '/wait_ms'],
       [{ surface: 'rest', tier: 'operator', scope: ALL, raw: [] }, 'invalid_request', ''],
-      [{ surface: 'mcp-rider', scope: ALL, raw: { tools: [{ id: 'alpha:echo', pin_hash: 'x' }] } }, 'invalid_request', '/tools/0/pin_hash'],
-      [{ surface: 'mcp-rider', scope: ALL, raw: { tools: [{ id: 'alpha:echo' }], wait_ms: 5 } }, 'invalid_request', '/wait_ms'],
-      [{ surface: 'mcp-check', scope: ALL, raw: { tool_ids: ['alpha:echo'], check: true, expect_hashes: {} } }, 'invalid_request', '/expect_hashes'],
-      [{ surface: 'mcp-check', scope: ALL, raw: { tool_ids: [], check: true } }, 'no_tools', '/tool_ids'],
-      [{ surface: 'mcp-resolve', scope: ALL, raw: { name: 7 } }, 'invalid_request', '/name'],
-      [{ surface: 'mcp-resolve', scope: ALL, raw: { name: 'alpha:echo', arguments: {} } }, 'invalid_request', '/arguments'],
       [{ surface: 'rest', tier: 'operator', scope: ALL, raw: { tools: [] } }, 'no_tools', '/tools'],
     ];
     for (const [call, code, path] of cases) {
@@ -71,7 +65,7 @@ describe('preflight seam: requests', () => {
     expect(await h.store.queryActivity({})).toEqual([]);
   });
 
-  it('counts the raw array against the cap before dedup: REST 100, rider and check mode 50', async () => {
+  it('counts the raw array against the cap of 100 before dedup', async () => {
     const h = await world();
     const seam = seamOf(h);
     const same = (n: number) => Array.from({ length: n }, () => ({ id: 'alpha:echo' }));
@@ -79,12 +73,6 @@ describe('preflight seam: requests', () => {
     expect(rest101.ok ? undefined : { code: rest101.error.code, count: rest101.error.count, max: rest101.error.max }).toEqual({ code: 'too_many_tools', count: 101, max: 100 });
     const rest100 = await seam.run({ surface: 'rest', tier: 'operator', scope: ALL, raw: { tools: same(100) } });
     expect(rest100.ok && rest100.result.tools.length).toBe(1);
-    const rider51 = await seam.run({ surface: 'mcp-rider', scope: ALL, raw: { tools: same(51) } });
-    expect(rider51.ok ? undefined : rider51.error.code).toBe('too_many_tools');
-    const check51 = await seam.run({ surface: 'mcp-check', scope: ALL, raw: { tool_ids: Array.from({ length: 51 }, () => 'alpha:echo'), check: true } });
-    expect(check51.ok ? undefined : [check51.error.code, check51.error.count, check51.error.max]).toEqual(['too_many_tools', 51, 50]);
-    const check50 = await seam.run({ surface: 'mcp-check', scope: ALL, raw: { tool_ids: Array.from({ length: 50 }, () => 'alpha:echo'), check: true } });
-    expect(check50.ok).toBe(true);
   });
 
   it('dedupes on the trimmed form, keeps first occurrences verbatim and in order', async () => {
@@ -137,29 +125,6 @@ describe('preflight seam: requests', () => {
     expect(agent.ok && agent.result.tools[0]?.reason).toBe('not_found');
   });
 
-  it('evaluates the in-band surfaces at the agent tier whatever the caller is', async () => {
-    const h = await world();
-    const seam = seamOf(h);
-    const rest = await seam.run({ surface: 'rest', tier: 'operator', scope: ALL, raw: { tools: [{ id: 'ghost:x' }, { id: 'alpha:echo' }] } });
-    expect(rest.ok && rest.result.tools.map((t) => [t.reason ?? t.status, t.hash !== undefined])).toEqual([
-      ['server_not_configured', false],
-      ['ready', true],
-    ]);
-    const inBand = [
-      await seam.run({ surface: 'mcp-rider', scope: ALL, raw: { tools: [{ id: 'ghost:x' }, { id: 'alpha:echo' }] } }),
-      await seam.run({ surface: 'mcp-check', scope: ALL, raw: { tool_ids: ['ghost:x', 'alpha:echo'], check: true } }),
-    ];
-    for (const outcome of inBand) {
-      expect(outcome.ok && outcome.result.tier).toBe('agent');
-      expect(outcome.ok && outcome.result.tools.map((t) => [t.reason ?? t.status, t.hash !== undefined])).toEqual([
-        ['not_found', false],
-        ['ready', false],
-      ]);
-    }
-    const resolve = await seam.run({ surface: 'mcp-resolve', scope: ALL, raw: { name: 'alpha:echo' } });
-    expect(resolve.ok && resolve.result.tools).toEqual([{ id: 'alpha:echo', status: 'ready' }]);
-  });
-
   it('honours a valid request id and replaces an invalid one', async () => {
     const h = await world();
     const seam = seamOf(h);
@@ -178,9 +143,10 @@ describe('preflight seam: the activity record', () => {
     const h = await world();
     const seam = seamOf(h);
     const outcome = await seam.run({
-      surface: 'mcp-check',
+      surface: 'rest',
+      tier: 'agent',
       scope: ALL,
-      raw: { tool_ids: ['alpha:echo', 'alpha:write', 'alpha:nope', 'ghost:x', 'alpha:echo'], check: true, filters: { exclude_destructive: true } },
+      raw: { tools: ['alpha:echo', 'alpha:write', 'alpha:nope', 'ghost:x', 'alpha:echo'].map((id) => ({ id })), policy: { exclude_destructive: true } },
       requestId: 'check-1',
     });
     expect(outcome.ok).toBe(true);
@@ -193,7 +159,7 @@ describe('preflight seam: the activity record', () => {
       id: outcome.result.activity_id,
       type: 'preflight',
       status: 'blocked',
-      surface: 'mcp-check',
+      surface: 'rest',
       timestamp: outcome.result.checked_at,
       metadata: {
         verdict: 'unknown_ids',
@@ -205,8 +171,6 @@ describe('preflight seam: the activity record', () => {
           { id: 'alpha:nope', status: 'unavailable', reason: 'not_found' },
           { id: 'ghost:x', status: 'unavailable', reason: 'not_found' },
         ],
-        surface: 'mcp-check',
-        arguments: { tool_ids: ['alpha:echo', 'alpha:write', 'alpha:nope', 'ghost:x', 'alpha:echo'], check: true, filters: { exclude_destructive: true } },
       },
     });
     // Never hashes, descriptions or detail texts.

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { ListToolsResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { carryFacet } from '../src/extension/rider-carrier.js';
+import { carryFacet } from '@mcpproxy/extension';
 import { preparedJson } from '../src/mcp/prepared-json.js';
 import { splicedJson } from '../src/mcp/prepared-json-splice.js';
 import type { ServedListing } from '../src/mcp/served-listing.js';

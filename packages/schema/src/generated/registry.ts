@@ -391,6 +391,10 @@ export const REASONS = {
           detail: 'Tool {id} is listed by server {server} with an invalid definition, so the gateway does not serve it.',
           remediation: 'See what is wrong with it in mcpproxy servers list; the server\'s author must fix the definition of {tool}.',
         },
+        unlisted: {
+          detail: 'Tool {id} is not among the tools this server lists.',
+          remediation: 'List the server\'s tools with tools/list and ask for one of those names.',
+        },
       },
     },
   },

@@ -1,4 +1,4 @@
-import { freshRequestId } from '../preflight/request-id.js';
+import { freshRequestId } from '@mcpproxy/extension';
 import type { ToolCallActivityRecord } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 

@@ -1,10 +1,8 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { RequiredToolsExtension, type ActivitySink } from '@mcpproxy/extension';
 import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
-import { gatewayRequiredToolsSource } from '../extension/gateway-source.js';
-import { RequiredToolsExtension } from '../extension/required-tools-extension.js';
-import type { PreflightSeam } from '../preflight/preflight-seam.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import { argumentDepthError } from './argument-depth.js';
@@ -34,11 +32,12 @@ export interface GatewayMcpOptions {
   readonly pageSize: number;
   readonly serverInfo: Implementation;
   /**
-   * The preflight seam: serves the app.mcpproxy/required-tools extension (the tools/list rider,
-   * tools/resolve, describe_tool check mode) at the agent tier. Absent: core tools/list only, and
-   * check mode is refused with no verdict.
+   * Where the activity records of in-band checks go (the store): serves the app.mcpproxy/required-tools
+   * extension (the tools/list rider, tools/resolve, describe_tool check mode) at the agent tier, over
+   * the published state REST reads too. Absent: core tools/list only, and check mode is refused with
+   * no verdict.
    */
-  readonly preflight?: PreflightSeam;
+  readonly inBandActivity?: ActivitySink;
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
   /** Who is subscribed to which upstream resource, shared by every server instance. Absent: tools only. */
@@ -84,20 +83,21 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     return wait === undefined ? page(cursor) : wait.then(() => page(cursor));
   };
   let requiredTools: RequiredToolsExtension | undefined;
-  if (options.preflight === undefined) {
-    server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));
-  } else {
-    // The extension serves tools/list itself (the core page plus a negotiated rider's verdict).
-    const source = gatewayRequiredToolsSource({
-      preflight: options.preflight,
-      scope,
-      listTools,
-      servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
-      builtinTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
+  if (options.inBandActivity !== undefined) {
+    // The gateway is one user of the extension: its rider rides on the listing registered below
+    // (whose pages are prepared bytes; the facet is spliced in), and every in-band verdict is the
+    // evaluator's over the published snapshot at the agent tier with the session's scope.
+    requiredTools = new RequiredToolsExtension({
+      gateway: {
+        state: () => ({ prepared: runtime.current().prepared, scope }),
+        servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
+        hostTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
+      },
+      activity: options.inBandActivity,
     });
-    requiredTools = new RequiredToolsExtension({ source });
     requiredTools.attach(server, { era: context.era });
   }
+  server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));
   // Resources, prompts, completion and logging of the upstreams, beside their tools.
   if (options.resourceSubscriptions !== undefined) {
     attachCatalog(server, { runtime, subscriptions: options.resourceSubscriptions, ...(options.inputFlows === undefined ? {} : { inputFlows: options.inputFlows }) }, context);
@@ -164,7 +164,7 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
         return describeToolError(parsed.message);
       case 'check':
         if (requiredTools === undefined) return describeToolError('check mode is not available on this gateway; no verdict was computed');
-        return requiredTools.checkMode(parsed.args, ctx);
+        return requiredTools.checkMode(server, parsed.args, ctx);
       case 'plain':
         return describeServedTools(parsed.toolIds, gatewayListing(runtime.current(), scope));
     }

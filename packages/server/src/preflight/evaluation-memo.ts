@@ -1,7 +1,7 @@
 import type { Evaluation, Scope, Tier } from '@mcpproxy/evaluator';
 import type { Surface } from '@mcpproxy/schema';
 import { deepFreeze } from '../json/frozen-json.js';
-import type { SurfaceRequest } from './surface-request.js';
+import type { SurfaceRequest } from '@mcpproxy/extension';
 
 /** What one request text evaluated to on one published snapshot. */
 export interface MemoEntry {

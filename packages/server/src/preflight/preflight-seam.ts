@@ -1,8 +1,10 @@
 /**
- * The preflight seam: the ONE function every surface calls to turn a raw request into a verdict.
- * REST and the CLI (POST /api/v1/preflight), the tools/list rider, describe_tool check mode and
- * tools/resolve all go through `PreflightSeam.run`; validation, caps, dedup, request ids, the
- * wait_ms wait and the activity record live here and nowhere else. Tier collapse lives in the
+ * The preflight seam of the REST surface: REST and the CLI (POST /api/v1/preflight) go through
+ * `PreflightSeam.run`. The in-band surfaces (the tools/list rider, describe_tool check mode,
+ * tools/resolve) go through @mcpproxy/extension, over the same published state; both validate, cap
+ * and record with the extension's request rules and activity record (parseSurfaceRequest,
+ * acceptRequestId, preflightActivityRecord), so each rule exists once. What is REST's own lives
+ * here: tiers, pins, profiles, the evaluation memo, the wait_ms wait. Tier collapse lives in the
  * evaluator. The seam performs no upstream I/O and changes no gateway state (it only reads
  * `runtime.current()` and appends one activity record).
  *
@@ -12,16 +14,12 @@
  *
  *   call (PreflightCall):
  *     surface    'rest' | 'cli'                     raw = the parsed JSON body (RestPreflightRequest)
- *                'mcp-rider'                        raw = params._meta["app.mcpproxy/required-tools"] (RequestRider)
- *                'mcp-check'                        raw = the describe_tool arguments (CheckModeArguments)
- *                'mcp-resolve'                      raw = { name: '<server:tool>', policy? } (the resolved tool's name, and the
- *                                                   annotation policy of a negotiated rider on the request)
- *     tier       rest/cli only; the in-band surfaces always evaluate at the 'agent' tier
+ *     tier       'operator' (admin key, local socket) or 'agent' (agent token, or none)
  *     scope      the caller's scope (token allowed_servers, token profile pin, session profile);
  *                REST's body `profile` is validated here and becomes the scope's active_profile
  *     requestId  the caller's candidate (X-Request-Id); kept when it matches ^[a-zA-Z0-9_-]{1,256}$,
  *                else a fresh UUID
- *     signal     rest/cli: ends a wait_ms wait early (client went away)
+ *     signal     ends a wait_ms wait early (client went away)
  *
  *   outcome: { ok: true, result } | { ok: false, error }
  *     result (PreflightResult): { surface, tier, request_id, checked_at, verdict, tools, waited_ms?,
@@ -31,44 +29,41 @@
  *       been written (synchronously, before `run` resolves).
  *     error (PreflightError): { code, kind, message, path, request_id, issues?, count?, max? }.
  *       kind 'request' (invalid_request, no_tools, too_many_tools, conflicting_pins, unknown_profile):
- *       REST 400, MCP -32602 / argument error. kind 'unavailable' (state_unavailable,
- *       activity_unavailable): REST 503, MCP -32603 / "no verdict was computed". No record is written.
+ *       REST 400. kind 'unavailable' (state_unavailable, activity_unavailable): REST 503. No record
+ *       is written.
  *
- * Order: validate (strict generated validator of the surface; raw-array cap first: REST 100,
- * rider/check 50) -> conflicting pins -> dedupe (evaluator's dedupeToolIds) -> read the published
- * state (O(1)) -> unknown profile -> evaluate -> [wait_ms] -> write the activity record -> result.
+ * Order: validate (the strict RestPreflightRequest validator; the raw-array cap of 100 first) ->
+ * conflicting pins -> dedupe (evaluator's dedupeToolIds) -> read the published state (O(1)) ->
+ * unknown profile -> evaluate -> [wait_ms] -> write the activity record -> result.
  *
- * Memo (REST and CLI calls that pass their body `text`, and tools/list riders, by their JSON text): an
- * identical text from the same surface, tier and scope on the same published version reuses that
- * version's evaluation (evaluation-memo.ts), so the steps up to "evaluate" are skipped; the request
- * id, checked_at and the activity record are still the call's own. Requests with wait_ms are never
- * memoised.
+ * Memo (calls that pass their body `text`): an identical text from the same tier and
+ * scope on the same published version reuses that version's evaluation (evaluation-memo.ts), so the
+ * steps up to "evaluate" are skipped; the request id, checked_at and the activity record are still
+ * the call's own. Requests with wait_ms are never memoised.
  *
- * wait_ms (REST only): waits only while the verdict is degraded_retryable; re-evaluates when the
+ * wait_ms: waits only while the verdict is degraded_retryable; re-evaluates when the
  * runtime publishes a new version, never more often than every 250 ms; stops as soon as the
  * verdict is no longer degraded_retryable or the time is up. A fixed pool of 4 wait slots: when
  * all are taken the request answers at once with waited_ms 0 (never queues). One record for the
  * final answer.
  */
-import { aggregateVerdict, dedupeToolIds, evaluate, evaluateHostTool, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolAnnotations, type ToolResult } from '@mcpproxy/evaluator';
-import type { Surface, Verdict } from '@mcpproxy/schema';
+import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolResult } from '@mcpproxy/evaluator';
+import { acceptRequestId, parseSurfaceRequest, type SurfaceRequest } from '@mcpproxy/extension';
+import type { Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 import { parseJsonText } from '../json/json-text.js';
 import { findPinConflict } from './conflicting-pins.js';
 import { EvaluationMemo, type MemoEntry } from './evaluation-memo.js';
-import { preflightActivityRecord } from './preflight-activity-record.js';
+import { restActivityRecord } from './rest-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
-import { acceptRequestId } from './request-id.js';
 import { delay } from './abortable-delay.js';
 import { nextStateChange, publishedVersion, type PreflightRuntime } from './state-change.js';
-import { parseSurfaceRequest, type SurfaceRequest } from './surface-request.js';
 import { REAL_CLOCK, type WaitClock } from './wait-clock.js';
 import { createWaitSlots, DEFAULT_WAIT_SLOTS, type WaitSlots } from './wait-slots.js';
 
 export type RestSurface = 'rest' | 'cli';
-export type InBandSurface = 'mcp-rider' | 'mcp-check' | 'mcp-resolve';
 
-export interface RestPreflightCall {
+export interface PreflightCall {
   readonly surface: RestSurface;
   /**
    * The parsed body. It may be left out when `text` is given: the seam then parses the text only if
@@ -82,29 +77,14 @@ export interface RestPreflightCall {
   /** Ends a wait_ms wait early; a function is called only when the request does wait. */
   readonly signal?: AbortSignal | (() => AbortSignal) | undefined;
   /**
-   * The request exactly as sent (REST: the body's text), when the surface has it: the same text from
-   * the same caller on the same snapshot version is answered from the evaluation memo.
+   * The request exactly as sent (the body's text), when the surface has it: the same text from the
+   * same caller on the same snapshot version is answered from the evaluation memo.
    */
   readonly text?: string | undefined;
 }
 
-export interface InBandPreflightCall {
-  readonly surface: InBandSurface;
-  readonly raw: unknown;
-  readonly scope: Scope;
-  readonly requestId?: string | undefined;
-  /**
-   * mcp-resolve of a tool the host serves itself (the gateway's describe_tool) rather than an
-   * upstream: its annotations. Nothing of the gateway's state applies to it; the annotation policy
-   * alone can exclude it (evaluateHostTool). Validation and the activity record are as for any resolve.
-   */
-  readonly hostTool?: { readonly annotations?: ToolAnnotations };
-}
-
-export type PreflightCall = RestPreflightCall | InBandPreflightCall;
-
 export interface PreflightResult {
-  readonly surface: Surface;
+  readonly surface: RestSurface;
   readonly tier: Tier;
   readonly request_id: string;
   /** ISO 8601: when the state the verdict describes was read. */
@@ -162,15 +142,6 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
     }
   }
 
-  function evaluateHost(request: PreflightRequest, annotations: ToolAnnotations | undefined): Evaluated | undefined {
-    try {
-      const tools = request.tools.map((requested) => evaluateHostTool(requested.id, annotations, request.policy));
-      return { evaluation: { verdict: aggregateVerdict(tools), tools }, version: runtime.current().snapshot.version, at: now() };
-    } catch {
-      return undefined;
-    }
-  }
-
   async function waitWhileRetryable(
     first: Evaluated,
     request: PreflightRequest,
@@ -215,22 +186,21 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
 
   /** The memo key and entry of a call that carries its text, when the state can be read. */
   function recall(call: PreflightCall, tier: Tier): { key: string; version: number; entry: MemoEntry | undefined } | undefined {
-    const text = memoText(call);
-    if (text === undefined || !memo.accepts(text)) return undefined;
+    if (call.text === undefined || !memo.accepts(call.text)) return undefined;
     let version: number;
     try {
       version = runtime.current().snapshot.version;
     } catch {
       return undefined;
     }
-    const key = memo.key(call.surface, tier, call.scope, text);
+    const key = memo.key(call.surface, tier, call.scope, call.text);
     return { key, version, entry: memo.get(version, key) };
   }
 
   /** Validation, pins, dedup, profile and the first evaluation: the request's own result, or the error that stops it. */
   function evaluateCall(call: PreflightCall, tier: Tier, requestId: string): { surfaceRequest: SurfaceRequest; request: PreflightRequest; scope: Scope; first: Evaluated } | PreflightError {
     let raw = call.raw;
-    if (raw === undefined && isRestCall(call) && call.text !== undefined) {
+    if (raw === undefined && call.text !== undefined) {
       const json = parseJsonText(call.text);
       if (!json.ok) return preflightError('invalid_json', json.message, '', requestId);
       raw = json.value;
@@ -262,15 +232,14 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       scope = { ...scope, active_profile: surfaceRequest.profile };
     }
 
-    const host = isRestCall(call) ? undefined : call.hostTool;
-    const first = host === undefined ? evaluateCurrent(request, tier, scope) : evaluateHost(request, host.annotations);
+    const first = evaluateCurrent(request, tier, scope);
     if (first === undefined) return preflightError('state_unavailable', 'the gateway state could not be read; no verdict was computed', '', requestId);
     return { surfaceRequest, request, scope, first };
   }
 
   async function run(call: PreflightCall): Promise<PreflightOutcome> {
     const requestId = acceptRequestId(call.requestId);
-    const tier: Tier = isRestCall(call) ? call.tier : 'agent';
+    const tier = call.tier;
 
     const recalled = recall(call, tier);
     let surfaceRequest: SurfaceRequest;
@@ -290,19 +259,18 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
           memo.set(recalled.version, recalled.key, { surfaceRequest, evaluation: done.first.evaluation });
         }
       } else {
-        const signal = isRestCall(call) ? (typeof call.signal === 'function' ? call.signal() : call.signal) : undefined;
+        const signal = typeof call.signal === 'function' ? call.signal() : call.signal;
         ({ evaluated, waitedMs } = await waitWhileRetryable(done.first, done.request, tier, done.scope, surfaceRequest.waitMs, signal));
       }
     }
 
     const checkedAt = new Date(evaluated.at).toISOString();
-    const record = preflightActivityRecord({
+    const record = restActivityRecord({
       surface: call.surface,
       request_id: requestId,
       timestamp: checkedAt,
       verdict: evaluated.evaluation.verdict,
       tools: evaluated.evaluation.tools,
-      ...(call.surface === 'mcp-check' && isRecord(call.raw) ? { arguments: call.raw } : {}),
     });
     let activityId: number;
     try {
@@ -329,33 +297,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
   return { run, waitSlots };
 }
 
-/**
- * The text a call is memoised by: REST's body as sent; a rider (an agent harness sends the same one
- * before every job, as it preflights the same body over REST) as its JSON, the parsed value written
- * back, which costs a small fraction of validating and evaluating it. Check mode and resolve are not
- * memoised.
- */
-function memoText(call: PreflightCall): string | undefined {
-  if (isRestCall(call)) return call.text;
-  if (call.surface !== 'mcp-rider') return undefined;
-  // A rider is parsed JSON, so this cannot throw or give undefined; the guard keeps any other caller safe.
-  try {
-    const text: unknown = JSON.stringify(call.raw);
-    return typeof text === 'string' ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRestCall(call: PreflightCall): call is RestPreflightCall {
-  return call.surface === 'rest' || call.surface === 'cli';
-}
-
 // A function, so that the compiler does not narrow `aborted` across the awaits in between.
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

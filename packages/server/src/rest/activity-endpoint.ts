@@ -1,5 +1,5 @@
 import type { ActivityQuery, Store } from '../store/store.js';
-import { REQUEST_ID_PATTERN } from '../preflight/request-id.js';
+import { REQUEST_ID_PATTERN } from '@mcpproxy/extension';
 import { decodeActivityCursor, encodeActivityCursor } from './activity-cursor.js';
 import { apiError } from './api-error.js';
 import type { RestEndpoint, RestReply } from './rest-endpoint.js';

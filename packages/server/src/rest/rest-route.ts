@@ -3,7 +3,7 @@ import { authenticateRestRequest, type RestCredentials } from '../auth/rest-auth
 import type { RestPrincipal } from '../auth/rest-principal.js';
 import type { HttpRoute } from '../http/http-route.js';
 import { sendJson } from '../http/json-response.js';
-import { acceptRequestId } from '../preflight/request-id.js';
+import { acceptRequestId } from '@mcpproxy/extension';
 import { apiError } from './api-error.js';
 import { readBodyText, readJsonBody, type BodyText, type JsonBody } from './json-body.js';
 import { compilePathTemplate, pathSegments, type PathTemplate } from './path-template.js';

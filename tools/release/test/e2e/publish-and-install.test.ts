@@ -1,11 +1,13 @@
 // Issues 8 and 15, end to end: a real registry (verdaccio, local, no uplinks) and three releases
 // made by the release command. v1 from a copy of the v1 release commit (found in git history),
 // each package installed alone into a fresh project and used; v2 from a copy of the working tree
-// after `changeset version`, the v2 client's AI SDK adapter installed with that runtime alone gates
-// on the v2 gateway, and the v1 cli and client read the v2 gateway's server_saturated
-// through their own registry's reserved entry; v3 from the same copy after `pnpm registry add`
-// of a code made up for the test, which every older cli and client reads as blocked.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// after `changeset version`, the v2 extension installed alone with the SDK's server package (nothing
+// native) serves a plain SDK server's rider on both revisions, the v2 client's AI SDK adapter
+// installed with that runtime alone gates on the v2 gateway, and the v1 cli and client read the v2
+// gateway's server_saturated through their own registry's reserved entry; v3 from the same copy
+// after `pnpm registry add` of a code made up for the test, which every older cli and client reads
+// as blocked.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
@@ -21,6 +23,7 @@ import { cleanEnv, createConsumerProject, type ConsumerProject } from './consume
 import { CONSUMER_STEPS, consumerScript, expectExit, type StepContext } from './consumer-steps.js';
 import { startInstalledGateway, type InstalledGateway } from './installed-gateway.js';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
+import { nativeModulesIn } from './native-modules.js';
 import { OVERLOADED_TOOL, startOverloadableUpstream, type OverloadableUpstream } from './overloadable-upstream.js';
 import { publishedManifest, publishedVersions } from './published-manifest.js';
 import { runtimeClosure, seedRegistry } from './registry-seed.js';
@@ -191,7 +194,13 @@ async function pinned(projects: ReadonlyMap<string, ConsumerProject>, versions: 
 describe('second release: v2, settings version 2, from the working tree', () => {
   it('versions what the pending changesets say: a schema minor whose changelog names settings version 2 and server_saturated', async () => {
     const pending = pendingRelease(repo.root);
-    expect([...pending.packages].map(([name, p]) => [name, p.before]), 'the working tree starts where v1 ended').toEqual([...firstVersions]);
+    const before = [...pending.packages].map(([name, p]) => [name, p.before] as const);
+    expect(before.filter(([name]) => firstVersions.has(name)), 'the working tree starts where v1 ended').toEqual([...firstVersions]);
+    // A package new since v1 (@mcpproxy/extension) is unreleased, and a changeset names it.
+    for (const [name, version] of before.filter(([name]) => !firstVersions.has(name))) {
+      expect(version, `${name} is new since v1`).toBe('0.0.0');
+      expect(pending.packages.get(name)!.bump, `a changeset names ${name}`).toBeDefined();
+    }
     const result = await pnpmScript(['changeset', 'version']);
     expect(result.status, output(result)).toBe(0);
     secondVersions = expectVersionedAsSaid(repo.root, pending);
@@ -208,6 +217,41 @@ describe('second release: v2, settings version 2, from the working tree', () => 
     await expectPublished(secondVersions);
     for (const [name, version] of firstVersions) expect(await publishedVersions(registry.url, name), `${name}@${version} still there`).toContain(version);
   });
+
+  // New in v2: a server author installs the extension and the SDK's server package, and nothing of the gateway.
+  it('installs the v2 @mcpproxy/extension alone with @modelcontextprotocol/server (no @mcpproxy/server, nothing native): a plain SDK server answers a rider on both revisions with a schema-valid facet', async () => {
+    const project = consumer('second-extension');
+    const sdkServer = `@modelcontextprotocol/server@${installedVersion(REPO, 'packages/extension', '@modelcontextprotocol/server')}`;
+    const installed = await project.install(`@mcpproxy/extension@${secondVersions.get('@mcpproxy/extension')}`, sdkServer);
+    expect(installed.status, output(installed)).toBe(0);
+    expect(Object.keys((JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies).sort()).toEqual([
+      '@mcpproxy/extension',
+      '@modelcontextprotocol/server',
+    ]);
+    // The validators the script checks with are the published schema the extension depends on.
+    expect(project.installedVersion('@mcpproxy/schema')).toBe(secondVersions.get('@mcpproxy/schema'));
+    expect(readdirSync(join(project.dir, 'node_modules', '@mcpproxy')).sort()).toEqual(['evaluator', 'extension', 'schema']);
+    expect(nativeModulesIn(join(project.dir, 'node_modules')), 'native modules in the install').toEqual([]);
+    const report = await project.runScript(consumerScript('extension-attach.mjs'));
+    const eras = report['eras'] as Record<string, { advertised: unknown; facet: { verdict: string; tools: { id: string; status: string; reason?: string }[] } | null; strict: boolean; errors: unknown; listed: string[] }>;
+    expect(Object.keys(eras)).toEqual(['2025-11-25', '2026-07-28']);
+    for (const [era, answer] of Object.entries(eras)) {
+      expect(answer.advertised, `${era}: ${JSON.stringify(answer)}`).toMatchObject({ version: expect.any(Number), max_tools: 50 });
+      expect(answer.strict, `${era}: the facet is valid under the published strict validators: ${JSON.stringify(answer)}`).toBe(true);
+      expect(answer.listed, era).toEqual(['lookup', 'send_report']);
+      expect(answer.facet!.tools.map((t) => [t.id, t.reason ?? t.status]), era).toEqual([
+        ['lookup', 'ready'],
+        ['send_report', 'server_initializing'],
+        ['archive', 'not_found'],
+      ]);
+      expect(answer.facet!.verdict, era).not.toBe('ready');
+    }
+    // One activity record per check, each valid under the same validators.
+    expect(report['records']).toEqual([
+      { surface: 'mcp-rider', verdict: eras['2025-11-25']!.facet!.verdict, strict: true },
+      { surface: 'mcp-rider', verdict: eras['2026-07-28']!.facet!.verdict, strict: true },
+    ]);
+  }, STEP_TIMEOUT_MS);
 });
 
 describe('upgrade path: the v1 cli and client against a v2 gateway whose HTTP upstream is saturated', () => {
@@ -398,12 +442,12 @@ describe('across v2 and v3', () => {
     let producer: RunningService;
     let origin: string;
 
-    it('starts: REST answers validated by the v3 strict schema, MCP through the v3 RequiredToolsExtension', async () => {
+    it('starts: REST answers validated by the v3 strict schema, MCP through the v3 @mcpproxy/extension', async () => {
       const project = consumer('third-producer');
       const server = PACKAGES.find((p) => p.name === '@mcpproxy/server')!;
       const sdk = (server.manifest['dependencies'] ?? {}) as Record<string, string>;
       const installed = await project.install(
-        `@mcpproxy/server@${thirdVersions.get('@mcpproxy/server')}`,
+        `@mcpproxy/extension@${thirdVersions.get('@mcpproxy/extension')}`,
         ...['@modelcontextprotocol/server', '@modelcontextprotocol/node'].map((name) => `${name}@${sdk[name]}`),
       );
       expect(installed.status, output(installed)).toBe(0);

@@ -1,13 +1,13 @@
 // A producer that emits a reason code only the new release knows, built from the NEW packages:
 // POST /api/v1/preflight answers a RestPreflightResponse (checked with the new schema's strict
 // validator before serving, so it is a legal answer of the new settings version), and /mcp is a
-// plain SDK server with the new @mcpproxy/server's RequiredToolsExtension attached over a source
-// of its own. argv[2]: a JSON file with the unavailable tool verdict carrying the code; the tool
+// plain SDK server with the new @mcpproxy/extension attached, its state saying why the one tool is
+// unavailable. argv[2]: a JSON file with the unavailable tool verdict carrying the code; the tool
 // whose id it names is unavailable, every other requested id is ready.
 // Prints {"origin": ...} once listening; runs until killed.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { RequiredToolsExtension } from '@mcpproxy/server';
+import { RequiredToolsExtension } from '@mcpproxy/extension';
 import { checkValue, strictValidators } from '@mcpproxy/schema';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
@@ -30,18 +30,17 @@ function legal(def, value) {
 legal('RestPreflightResponse', verdictFor(['demo:echo', unavailable.id]));
 
 const listed = [{ name: 'demo:echo', inputSchema: { type: 'object' } }, { name: unavailable.id, inputSchema: { type: 'object' } }];
-const source = {
-  listTools: () => ({ tools: listed }),
-  servedTool: (name) => listed.find((t) => t.name === name),
-  evaluate: async (check) => {
-    const ids = [...new Set((check.raw?.tools ?? check.raw?.tool_ids ?? []).map((t) => (typeof t === 'string' ? t : t.id)))];
-    return { ok: true, result: verdictFor(ids) };
-  },
-};
-const extension = new RequiredToolsExtension({ source });
+// The server's own words for the tool; the extension adds what the new registry says of the code.
+const said = Object.fromEntries(['reason', 'action', 'detail', 'remediation'].filter((key) => unavailable[key] !== undefined).map((key) => [key, unavailable[key]]));
+const extension = new RequiredToolsExtension({
+  state: () => ({ [unavailable.id]: said }),
+  // Nothing here reads the records: the clients' answers are what the test checks.
+  activity: () => undefined,
+});
 const mcp = createMcpHandler(() => {
-  const server = new Server({ name: 'new-code-producer', version: '1.0.0' }, { capabilities: {} });
+  const server = new Server({ name: 'new-code-producer', version: '1.0.0' }, { capabilities: { tools: {} } });
   extension.attach(server, { era: 'modern' });
+  server.setRequestHandler('tools/list', () => ({ tools: listed }));
   return server;
 }, { legacy: 'reject' });
 const mcpHandler = toNodeHandler({ fetch: (request) => mcp.fetch(request) });

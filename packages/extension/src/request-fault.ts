@@ -1,5 +1,5 @@
 import { MAX_TOOLS, type ValidationIssue } from '@mcpproxy/schema';
-import type { InBandFailure } from './required-tools-source.js';
+import type { InBandFailure } from './in-band-outcome.js';
 
 /** Members v1 reserves: their presence is a malformed request, whatever their value. */
 const RESERVED = new Set(['pin_hash', 'expect_hashes', 'wait_ms', 'profile']);

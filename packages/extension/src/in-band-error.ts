@@ -1,7 +1,7 @@
 import { EXTENSION_ID } from '@mcpproxy/schema';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { faultSentence, type FaultSubject } from './request-fault.js';
-import type { InBandFailure } from './required-tools-source.js';
+import type { InBandFailure } from './in-band-outcome.js';
 
 const NO_VERDICT = 'no verdict was computed';
 

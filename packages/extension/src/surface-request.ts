@@ -1,6 +1,10 @@
 import type { Policy, RequestedTool } from '@mcpproxy/evaluator';
 import { checkValue, formatIssues, MAX_TOOLS, REST_MAX_TOOLS, strictValidators, type Surface, type ValidationIssue } from '@mcpproxy/schema';
-import type { PreflightErrorCode } from './preflight-error.js';
+
+/**
+ * The request rules of every surface of the preflight, in one place: the in-band surfaces of this
+ * extension and the gateway's REST API (which imports them) validate and cap the same way.
+ */
 
 /** A surface's request reduced to what the evaluator and the seam need (entries in raw order, not yet deduplicated). */
 export interface SurfaceRequest {
@@ -12,8 +16,11 @@ export interface SurfaceRequest {
   readonly waitMs?: number;
 }
 
+/** Why a request is refused before anything is evaluated: its schema, an empty list, a list over the cap. */
+export type SurfaceRequestErrorCode = 'invalid_request' | 'no_tools' | 'too_many_tools';
+
 export interface SurfaceRequestError {
-  readonly code: Extract<PreflightErrorCode, 'invalid_request' | 'no_tools' | 'too_many_tools'>;
+  readonly code: SurfaceRequestErrorCode;
   readonly message: string;
   readonly path: string;
   readonly issues?: readonly ValidationIssue[];

@@ -1,21 +1,21 @@
 import { EXTENSION_ID, type ResponseFacet } from '@mcpproxy/schema';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { inBandError, internalInBandError } from './in-band-error.js';
+import type { InBandOutcome, InBandVerdict } from './in-band-outcome.js';
 import { clientDeclaration, isNegotiated } from './negotiation.js';
-import type { InBandVerdict, RequiredToolsSource } from './required-tools-source.js';
 import { OffSurfaceReason, riderVerdict } from './wire-verdict.js';
 
 /**
  * The Shape A facet a tools/list request asks for, computed apart from how it is carried
  * (rider-carrier.ts): undefined when the request has no rider or did not negotiate the extension
- * (the rider is then ignored); otherwise the verdict of the rider, evaluated and recorded by the
- * source. A malformed rider is -32602 and nothing is evaluated; no honest verdict is -32603.
+ * (the rider is then ignored); otherwise the verdict of the rider, as `check` evaluated and
+ * recorded it. A malformed rider is -32602 and nothing is evaluated; no honest verdict is -32603.
  */
-export async function riderFacet(server: Server, source: RequiredToolsSource, ctx: ServerContext): Promise<ResponseFacet | undefined> {
+export async function riderFacet(server: Server, ctx: ServerContext, check: (rider: unknown) => Promise<InBandOutcome>): Promise<ResponseFacet | undefined> {
   const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
   if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return undefined;
   if (!isNegotiated(clientDeclaration(server, ctx, EXTENSION_ID))) return undefined;
-  const outcome = await source.evaluate({ surface: 'mcp-rider', raw: meta[EXTENSION_ID] }, ctx);
+  const outcome = await check(meta[EXTENSION_ID]);
   if (!outcome.ok) throw inBandError(outcome.error, 'rider');
   return responseFacet(outcome.result);
 }

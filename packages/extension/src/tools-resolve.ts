@@ -3,7 +3,7 @@ import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext, type
 import { z } from 'zod';
 import { inBandError, internalInBandError } from './in-band-error.js';
 import { clientDeclaration, isDeclared, isModernRequest, isNegotiated } from './negotiation.js';
-import type { RequiredToolsSource } from './required-tools-source.js';
+import type { InBandOutcome } from './in-band-outcome.js';
 import { OffSurfaceReason, resolveFacet } from './wire-verdict.js';
 
 export const TOOLS_RESOLVE_METHOD = 'tools/resolve';
@@ -24,6 +24,14 @@ export interface ResolveResult {
   [key: string]: unknown;
 }
 
+/** What resolving needs from the server the request came to. */
+export interface ResolveContext {
+  /** The tool tools/list serves under `name` to this caller, or undefined. */
+  servedTool(name: string): Tool | undefined | Promise<Tool | undefined>;
+  /** Runs the mcp-resolve check of `{ name, policy? }`. */
+  check(raw: unknown): Promise<InBandOutcome>;
+}
+
 /**
  * tools/resolve, Shape B. Resolves against the caller's served listing: an unknown or unserved
  * name is -32602 (SEP-1862), so only the codes that can hold for a served tool ever ride the
@@ -32,16 +40,16 @@ export interface ResolveResult {
  * facet (and no evaluation). Side-effect free but for the activity record.
  * `arguments` do not refine availability and are not looked at.
  */
-export async function resolveTool(server: Server, source: RequiredToolsSource, params: ResolveParams, ctx: ServerContext): Promise<ResolveResult> {
+export async function resolveTool(server: Server, params: ResolveParams, ctx: ServerContext, resolving: ResolveContext): Promise<ResolveResult> {
   const negotiated = isNegotiated(clientDeclaration(server, ctx, EXTENSION_ID));
   const policy = negotiated ? riderPolicy(ctx) : undefined;
 
-  const tool = await source.servedTool(params.name, ctx);
+  const tool = await resolving.servedTool(params.name);
   if (tool === undefined) throw unknownTool(params.name);
   // 2026-07-28's mismatch rule: a client that did not declare the extension on this request gets core
   // behaviour, the resolved tool and nothing of ours (2025-11-25 keeps the seed's envelope as written).
   if (isModernRequest(ctx) && !negotiated) return { tool };
-  const outcome = await source.evaluate({ surface: 'mcp-resolve', raw: { name: params.name, ...policy } }, ctx);
+  const outcome = await resolving.check({ name: params.name, ...policy });
   if (!outcome.ok) throw inBandError(outcome.error, 'resolve');
   const result = outcome.result.tools[0];
   if (result === undefined) throw internalInBandError('the evaluation returned no result for the resolved tool');
@@ -49,8 +57,9 @@ export async function resolveTool(server: Server, source: RequiredToolsSource, p
   try {
     facet = resolveFacet(result);
   } catch (error) {
-    // A code Shape B cannot carry means the tool stopped being served between the two reads.
-    if (error instanceof OffSurfaceReason) throw unknownTool(params.name);
+    // A code Shape B cannot carry: the tool is not servable now (a gateway stopped serving it
+    // between the two reads; a plain server lists it but says it is blocked).
+    if (error instanceof OffSurfaceReason) throw unresolvable(params.name, error.reason);
     throw error;
   }
 
@@ -75,4 +84,13 @@ function riderPolicy(ctx: ServerContext): { policy: unknown } | undefined {
 
 function unknownTool(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name} (not served to this caller)`, { extension: EXTENSION_ID, name });
+}
+
+/** -32602 like an unknown tool (the facet cannot say it), naming the reason the rider would give. */
+function unresolvable(name: string, reason: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} cannot be resolved: it is unavailable (${reason}), which the tools/resolve facet does not carry; ask the tools/list rider`, {
+    extension: EXTENSION_ID,
+    name,
+    reason,
+  });
 }

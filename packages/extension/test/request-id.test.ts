@@ -3,7 +3,7 @@
 // index grows at its end.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptRequestId, freshRequestId, REQUEST_ID_PATTERN } from '../src/preflight/request-id.js';
+import { acceptRequestId, freshRequestId, REQUEST_ID_PATTERN } from '../src/index.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -4,7 +4,7 @@
 import { SETTINGS_VERSION } from '@mcpproxy/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isNegotiated } from '../src/extension/negotiation.js';
+import { isNegotiated } from '../src/negotiation.js';
 
 describe('isNegotiated', () => {
   it('serves a mirror without a version, or with 1..SETTINGS_VERSION', () => {

@@ -1,8 +1,8 @@
 import type { CheckModeResult } from '@mcpproxy/schema';
-import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { withNoVerdict } from './in-band-error.js';
+import type { InBandOutcome } from './in-band-outcome.js';
 import { faultSentence } from './request-fault.js';
-import type { RequiredToolsSource } from './required-tools-source.js';
 import { checkModeVerdict, OffSurfaceReason } from './wire-verdict.js';
 
 /** The tool whose check mode this is; its errors are prefixed with its name like its other errors. */
@@ -11,11 +11,11 @@ export const CHECK_MODE_TOOL = 'describe_tool';
 /**
  * describe_tool check mode: `{ tool_ids, check: true, filters? }` -> a text content holding
  * `{ verdict, checked_at, request_id, results }` (never a hash, schema or definition). Every
- * failure is a tool error (isError) that says no verdict was computed; the arguments go to the
- * source as sent, so the activity record keeps them raw.
+ * failure is a tool error (isError) that says no verdict was computed; the arguments go to `check`
+ * as sent, so the activity record keeps them raw.
  */
-export async function runCheckMode(source: RequiredToolsSource, args: Readonly<Record<string, unknown>>, ctx: ServerContext): Promise<CallToolResult> {
-  const outcome = await source.evaluate({ surface: 'mcp-check', raw: args }, ctx);
+export async function runCheckMode(args: unknown, check: (args: unknown) => Promise<InBandOutcome>): Promise<CallToolResult> {
+  const outcome = await check(args);
   if (!outcome.ok) {
     const { error } = outcome;
     return checkModeError(error.kind === 'request' ? faultSentence(error, 'check') : error.message);

@@ -1,0 +1,62 @@
+import { dedupeToolIds, type Evaluation, type PreflightRequest } from '@mcpproxy/evaluator';
+import type { PreflightActivityRecord } from '@mcpproxy/schema';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { InBandFailure, InBandOutcome, InBandSurface } from './in-band-outcome.js';
+import { preflightActivityRecord } from './preflight-activity-record.js';
+import { freshRequestId } from './request-id.js';
+import type { ListingReader, StateSource } from './state-source.js';
+import { parseSurfaceRequest } from './surface-request.js';
+import { InvalidToolState } from './tool-availability.js';
+
+/**
+ * Receives the activity record of every evaluated in-band check before the answer goes out (the
+ * payload spec asks for one per check). A throw or a rejection means the record was not kept: the
+ * caller then gets no verdict (-32603, or a tool error in check mode).
+ */
+export type ActivitySink = (record: PreflightActivityRecord) => unknown;
+
+/**
+ * One in-band check, the same for every in-band surface and every kind of server: validate the raw
+ * request with the surface's strict schema (the raw list capped at 50 before dedup), deduplicate
+ * it, evaluate it at the agent tier, hand the activity record to the sink, then answer. A request
+ * that breaks the rules is refused before anything is evaluated; a state that cannot be read, or a
+ * record that cannot be kept, gives no verdict at all, never a reduced one.
+ */
+export async function runInBandCheck(source: StateSource, activity: ActivitySink, surface: InBandSurface, raw: unknown, ctx: ServerContext, listing: ListingReader): Promise<InBandOutcome> {
+  const parsed = parseSurfaceRequest(surface, raw);
+  if (!parsed.ok) return { ok: false, error: { kind: 'request', ...parsed.error } };
+  const { entries, policy } = parsed.request;
+  const request: PreflightRequest = { tools: dedupeToolIds(entries), ...(policy === undefined ? {} : { policy }) };
+
+  let evaluation: Evaluation;
+  try {
+    evaluation = await source.evaluate(request, ctx, listing, surface);
+  } catch (error) {
+    if (error instanceof InvalidToolState) return unavailable('invalid_tool_state', `${error.message}; no verdict was computed`);
+    return unavailable('state_unavailable', "the server's state could not be read; no verdict was computed");
+  }
+  const checkedAt = new Date().toISOString();
+  const requestId = freshRequestId();
+  const record = preflightActivityRecord({
+    surface,
+    request_id: requestId,
+    timestamp: checkedAt,
+    verdict: evaluation.verdict,
+    tools: evaluation.tools,
+    ...(surface === 'mcp-check' && isRecord(raw) ? { arguments: raw } : {}),
+  });
+  try {
+    await activity(record);
+  } catch {
+    return unavailable('activity_unavailable', 'the activity record could not be written; no verdict was computed');
+  }
+  return { ok: true, result: { verdict: evaluation.verdict, checked_at: checkedAt, request_id: requestId, tools: evaluation.tools } };
+}
+
+function unavailable(code: InBandFailure['code'], message: string): InBandOutcome {
+  return { ok: false, error: { kind: 'unavailable', code, message, path: '' } };
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
