@@ -2,7 +2,8 @@ import { dedupeToolIds, type Evaluation, type PreflightRequest } from '@mcpproxy
 import type { PreflightActivityRecord } from '@mcpproxy/schema';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { InBandFailure, InBandOutcome, InBandSurface } from './in-band-outcome.js';
-import { preflightActivityRecord } from './preflight-activity-record.js';
+import { deepFreeze } from './deep-freeze.js';
+import { activityMetadata, preflightActivityRecord, type PreflightActivityFacts, type PreflightActivityMetadata } from './preflight-activity-record.js';
 import { freshRequestId } from './request-id.js';
 import type { ListingReader, StateSource } from './state-source.js';
 import { parseSurfaceRequest } from './surface-request.js';
@@ -37,20 +38,39 @@ export async function runInBandCheck(source: StateSource, activity: ActivitySink
   }
   const checkedAt = new Date().toISOString();
   const requestId = freshRequestId();
-  const record = preflightActivityRecord({
+  const facts: PreflightActivityFacts = {
     surface,
     request_id: requestId,
     timestamp: checkedAt,
     verdict: evaluation.verdict,
     tools: evaluation.tools,
     ...(surface === 'mcp-check' && isRecord(raw) ? { arguments: raw } : {}),
-  });
+  };
+  const record = preflightActivityRecord(facts, surface === 'mcp-check' ? activityMetadata(facts) : sharedMetadata(evaluation, facts));
   try {
     await activity(record);
   } catch {
     return unavailable('activity_unavailable', 'the activity record could not be written; no verdict was computed');
   }
   return { ok: true, result: { verdict: evaluation.verdict, checked_at: checkedAt, request_id: requestId, tools: evaluation.tools } };
+}
+
+/**
+ * A memoised evaluation (frozen: shared by the answers to a repeated rider) has one record metadata
+ * for all of them, deep-frozen: it holds only the verdict and the tools' statuses (no time, no id),
+ * and a store that keeps the JSON text of frozen values serializes it once. Check mode's metadata
+ * carries the caller's arguments and is never shared.
+ */
+const sharedMetadataOf = new WeakMap<Evaluation, PreflightActivityMetadata>();
+
+function sharedMetadata(evaluation: Evaluation, facts: PreflightActivityFacts): PreflightActivityMetadata {
+  if (!Object.isFrozen(evaluation)) return activityMetadata(facts);
+  let metadata = sharedMetadataOf.get(evaluation);
+  if (metadata === undefined) {
+    metadata = deepFreeze(activityMetadata(facts));
+    sharedMetadataOf.set(evaluation, metadata);
+  }
+  return metadata;
 }
 
 function unavailable(code: InBandFailure['code'], message: string): InBandOutcome {

@@ -1,5 +1,7 @@
+import type { ToolResult } from '@mcpproxy/evaluator';
 import { EXTENSION_ID, type ResponseFacet } from '@mcpproxy/schema';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { deepFreeze } from './deep-freeze.js';
 import { inBandError, internalInBandError } from './in-band-error.js';
 import type { InBandOutcome, InBandVerdict } from './in-band-outcome.js';
 import { clientDeclaration, isNegotiated } from './negotiation.js';
@@ -26,10 +28,29 @@ function responseFacet(result: InBandVerdict): ResponseFacet {
       verdict: result.verdict,
       checked_at: result.checked_at,
       request_id: result.request_id,
-      tools: result.tools.map(riderVerdict) as unknown as ResponseFacet['tools'],
+      tools: wireTools(result.tools),
     };
   } catch (error) {
     if (error instanceof OffSurfaceReason) throw internalInBandError(error.message);
     throw error;
   }
+}
+
+/**
+ * The wire verdicts of a memoised evaluation (frozen: the memo shares it between answers) are made
+ * once and shared the same way, deep-frozen, so that every answer to a repeated rider carries the
+ * same tools value: mapping it again costs a rider as much as the memo saved, and a server that keeps
+ * the JSON text of frozen values (the gateway's splice) serializes it once. Anything else is mapped
+ * per answer.
+ */
+const sharedWireTools = new WeakMap<readonly ToolResult[], ResponseFacet['tools']>();
+
+function wireTools(tools: readonly ToolResult[]): ResponseFacet['tools'] {
+  if (!Object.isFrozen(tools)) return tools.map(riderVerdict) as unknown as ResponseFacet['tools'];
+  let wire = sharedWireTools.get(tools);
+  if (wire === undefined) {
+    wire = deepFreeze(tools.map(riderVerdict)) as unknown as ResponseFacet['tools'];
+    sharedWireTools.set(tools, wire);
+  }
+  return wire;
 }

@@ -1,4 +1,5 @@
 import type { Evaluation, PreflightRequest, PreparedSnapshot, Scope } from '@mcpproxy/evaluator';
+import { deepFreeze } from './deep-freeze.js';
 
 /** Longer keys are evaluated each time: a padded rider would otherwise pin its text in memory. */
 export const RIDER_MEMO_MAX_KEY_LENGTH = 64 * 1024;
@@ -27,12 +28,4 @@ export function memoisedRiderEvaluation(prepared: PreparedSnapshot, scope: Scope
   const evaluation = evaluate();
   if (entries.size < RIDER_MEMO_MAX_ENTRIES) entries.set(key, deepFreeze(evaluation));
   return evaluation;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }

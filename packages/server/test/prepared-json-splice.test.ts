@@ -5,8 +5,9 @@
 // does not extend a page is never built from one.
 import fc from 'fast-check';
 import type { ListToolsResult } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { carryFacet } from '@mcpproxy/extension';
+import { deepFreeze } from '../src/json/frozen-json.js';
 import { preparedJson } from '../src/mcp/prepared-json.js';
 import { splicedJson } from '../src/mcp/prepared-json-splice.js';
 import type { ServedListing } from '../src/mcp/served-listing.js';
@@ -90,11 +91,16 @@ describe('answers spliced from a prepared page are JSON.stringify of the message
     fc.assert(
       fc.property(listingArb, fc.integer({ min: 1, max: 6 }), facetArb, idArb, (listing, pageSize, facet, id) => {
         for (const page of pages(listing, pageSize)) {
+          // A repeated rider's facet shares its wire verdicts, deep-frozen, across answers.
+          const shared = { ...facet, tools: deepFreeze(structuredClone(facet.tools)) };
           const answers: unknown[] = [
             page,
             carryFacet(page, facet as never, false),
+            carryFacet(page, shared as never, false),
+            carryFacet(page, shared as never, false),
             modernEncoded(page),
             modernEncoded(carryFacet(page, facet as never, true)),
+            modernEncoded(carryFacet(page, shared as never, true)),
           ];
           for (const result of answers) {
             // The SDK's response object puts `result` first; a hand-built one may not.
@@ -128,6 +134,57 @@ describe('answers spliced from a prepared page are JSON.stringify of the message
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('frozen values and nested records among the added members, whatever their keys and values', () => {
+    // Added members down to the facet's depth: records (not frozen: walked member by member) holding
+    // deep-frozen values (written from text kept per value), undefined and functions (left out).
+    const leaf = fc.oneof(jsonValue, fc.constant(undefined), fc.constant(() => 1));
+    const nested = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        jsonValue.map((value) => (typeof value === 'object' && value !== null ? deepFreeze(value) : value)),
+        fc.dictionary(awkward, tie('node'), { maxKeys: 3 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(listingArb, fc.array(fc.tuple(awkward, nested), { maxLength: 3 }), idArb, (listing, extra, id) => {
+        const page = toolListPage(listing, undefined, 3);
+        const result: Record<string, unknown> = { ...page };
+        for (const [key, value] of extra) Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+        const message = { jsonrpc: '2.0', id, result };
+        for (let i = 0; i < 2; i++) {
+          const spliced = splicedJson(message);
+          if (spliced !== undefined) expect(Buffer.concat(spliced).toString('utf8')).toBe(JSON.stringify(message));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a rider's shared wire verdicts are serialized once for all the answers that carry them", () => {
+    const listing: ServedListing = { entries: [{ server: 'a', tool: 'x', definition: { name: 'a:x', inputSchema: { type: 'object' } }, source: { name: 'x', inputSchema: { type: 'object' } } }] };
+    const page = toolListPage(listing, undefined, 10);
+    const tools = deepFreeze([{ id: 'a:x', status: 'ready' }, { id: 'a:y', status: 'unavailable', reason: 'not_found', retryable: false }]);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const texts = [1, 2, 3].map((n) => {
+        const facet = { verdict: 'unknown_ids', checked_at: `2026-12-03T07:00:0${n}.000Z`, request_id: `id-${n}`, tools };
+        const message = { jsonrpc: '2.0', id: n, result: carryFacet(page, facet as never, false) };
+        const text = Buffer.concat(splicedJson(message)!).toString('utf8');
+        expect(text).toBe(JSON.stringify(message));
+        return text;
+      });
+      expect(new Set(texts).size).toBe(3);
+      // Besides the three checks above: the shared list itself, once, and nothing that holds it.
+      const holds = (value: unknown): boolean => value === tools || (typeof value === 'object' && value !== null && Object.values(value).some(holds));
+      const serializing = stringify.mock.calls.filter(([value]) => holds(value));
+      expect(serializing.filter(([value]) => value === tools)).toHaveLength(1);
+      expect(serializing.filter(([value]) => value !== tools && !Object.hasOwn(value as object, 'jsonrpc'))).toHaveLength(0);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it('a message that does not start with a page\'s own members is not built from its bytes', () => {

@@ -44,6 +44,12 @@ export class PreparedModernAnswers {
 
   #intercept(transport: Transport, exchange: Request): void {
     const send = transport.send.bind(transport);
+    const close = transport.close.bind(transport);
+    let answered = false;
+    // The SDK tears the per-request instance down (closing it, settling and aborting what it held) in
+    // the same turn that settles the answer, before the response can reach the socket. Once the
+    // answer is a prepared body, the teardown waits for the next turn: the bytes go out first.
+    transport.close = () => (answered ? new Promise<void>((resolve, reject) => setImmediate(() => close().then(resolve, reject))) : close());
     let sent = 0;
     transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {
       // Only an answer that is the exchange's first message goes out as one JSON body: anything sent
@@ -53,6 +59,7 @@ export class PreparedModernAnswers {
       const body = splicedJson(message);
       if (body === undefined) return send(message, options);
       this.#bodies.set(exchange, body);
+      answered = true;
       return send(standInResult(message.id), options);
     };
   }

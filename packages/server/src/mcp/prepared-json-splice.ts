@@ -1,3 +1,4 @@
+import { jsonOf } from '../json/frozen-json.js';
 import { preparedBaseCandidate, preparedJson } from './prepared-json.js';
 
 /** Plain objects this many levels down are searched for prepared parts: a JSON-RPC response, its result. */
@@ -91,10 +92,40 @@ function memberParts(value: Readonly<Record<string, unknown>>, keys: readonly st
 /**
  * `"key":value` exactly as JSON.stringify writes it inside an object (the key escaped, `toJSON`
  * called with the key), or undefined for a member it leaves out (undefined, a function, a symbol).
+ *
+ * A frozen plain object or array down in the member (a rider's wire verdicts, shared by every answer
+ * to the same rider) is written as its JSON text kept per frozen value (frozen-json.ts, whose
+ * convention is that a frozen value is frozen all the way down): the per-answer members around it
+ * (time, request id) are serialized, the shared ones once.
  */
-function memberText(key: string, member: unknown): string | undefined {
-  const text = JSON.stringify({ [key]: member });
-  return text.length === 2 ? undefined : text.slice(1, -1);
+function memberText(key: string, member: unknown, depth = SHARED_TEXT_DEPTH): string | undefined {
+  const value = valueText(key, member, depth);
+  return value === undefined ? undefined : `${JSON.stringify(key)}:${value}`;
+}
+
+/** How far down an added member the splice looks for frozen values (result._meta[extension].tools). */
+const SHARED_TEXT_DEPTH = 3;
+
+function valueText(key: string, value: unknown, depth: number): string | undefined {
+  if (typeof value === 'object' && value !== null && isPlainValue(value)) {
+    if (Object.isFrozen(value)) return jsonOf(value);
+    if (depth > 0 && !Array.isArray(value)) {
+      const members: string[] = [];
+      for (const inner of Object.keys(value)) {
+        const text = memberText(inner, (value as Record<string, unknown>)[inner], depth - 1);
+        if (text !== undefined) members.push(text);
+      }
+      return `{${members.join(',')}}`;
+    }
+  }
+  const text = JSON.stringify({ [key]: value });
+  // `{"key":value}`: the value starts after the escaped key and its colon.
+  return text.length === 2 ? undefined : text.slice(JSON.stringify(key).length + 2, -1);
+}
+
+/** A plain object or array, which JSON.stringify writes member by member (no toJSON of its own). */
+function isPlainValue(value: object): boolean {
+  return Array.isArray(value) ? Object.getPrototypeOf(value) === Array.prototype && !Object.hasOwn(value, 'toJSON') : isPlainRecord(value);
 }
 
 /** An object JSON.stringify writes member by member: no array, no toJSON, no boxed primitive. */
