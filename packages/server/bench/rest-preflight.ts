@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { TRIM_EVERY_RECORDS } from '../src/store/sqlite-store.js';
+import { segmentRecords } from '../src/store/activity-segments.js';
 import { reportTarget } from './bench-target.js';
 import { ChildHandle } from './child-process-handle.js';
 import { catalogue } from './tool-catalogue.js';
@@ -230,12 +230,12 @@ async function run(origin: string, target: 'preflight' | 'healthz' | 'typo' | 'd
 /**
  * Records written and records kept. Only preflights write records in this run, and the log keeps the
  * newest activity_max_records (10,000 by default), trimming as it writes; ids are never reused, so the
- * highest id ever given (sqlite_sequence) is the number written.
+ * highest id kept (ids count up from 1, and trimming keeps the newest) is the number written.
  */
 function activityRecords(): { written: number; kept: number } {
   const db = new BetterSqlite3(join(work, 'data', 'mcpproxy.db'), { readonly: true });
   try {
-    const written = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'activity_log'").get() as { seq: number } | undefined)?.seq ?? 0;
+    const written = (db.prepare('SELECT MAX(id) AS n FROM activity_log').get() as { n: number | null }).n ?? 0;
     const kept = (db.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE type = 'preflight'").get() as { n: number }).n;
     return { written, kept };
   } finally {
@@ -337,7 +337,7 @@ async function main(): Promise<void> {
         `- largest WAL in ${WAL_DURATION_S} s at full speed, ${p.limit === WAL_LIMIT_NONE ? 'no limit reached' : `limit ${p.limit} bytes`}: ${p.largestWal} bytes (${(p.largestWal / 1024 / 1024).toFixed(1)} MiB)${p.limit === WAL_LIMIT_NONE ? '' : p.largestWal <= p.limit ? ', under the limit' : ', OVER THE LIMIT'}`,
     ),
     `- preflight throughput with the default limit / without one: ${(walPhases[1]!.result.requests.average / walPhases[0]!.result.requests.average).toFixed(3)}x`,
-    `- activity records: ${records} preflight records written for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}; ${kept} kept (activity_max_records 10,000, trimmed every ${TRIM_EVERY_RECORDS} records)`,
+    `- activity records: ${records} preflight records written for ${preflightAnswers} counted 200 answers (warm-up included) + ${inFlight} in flight at phase ends: ${recordsMatch ? 'one per answer' : 'MISMATCH'}; ${kept} kept (activity_max_records 10,000, trimmed in steps of ${segmentRecords(10_000)} records)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 

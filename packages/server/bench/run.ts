@@ -3,7 +3,8 @@
 //     the same 1,000 tools from ONE fixture upstream served directly over Streamable HTTP: raw HTTP
 //     POSTs, response read whole, no parsing, alternating, same run.
 //  2. The same 10 upstreams aggregated by mcp-hub 4.2.1 (installed into a temp dir at bench time)
-//     against the gateway, through the same SDK client on both sides (mcp-hub speaks legacy SSE).
+//     against the gateway, through the same SDK client on both sides (mcp-hub speaks legacy SSE),
+//     and the RSS of each process alone once both have served the same rounds.
 //  3. The gateway's RSS with 10,000 indexed tools (10 upstreams x 1,000).
 // Everything listens on 127.0.0.1; every process is stopped at the end; a watchdog bounds the run.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { formatMs, summarise, type LatencySummary } from './latency-stats.js';
 import { installMcpHub, mcpHubConfig, MCP_HUB_VERSION } from './mcp-hub.js';
 import { countTools, rawTarget, rawToolsList } from './raw-tools-list.js';
 import { catalogue } from './tool-catalogue.js';
+import { SMALL_HEAP_V8_FLAGS, START_UP_V8_FLAGS } from '../src/small-heap-policy.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = join(PACKAGE_DIR, 'dist', 'fixture-upstream', 'main.js');
@@ -121,7 +123,7 @@ async function timedListing(client: Client): Promise<{ ms: number; tools: number
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, tools: result.tools.length };
 }
 
-async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<string> {
+async function hubComparison(gateway: { readonly child: ChildHandle; readonly url: string }, servers: Upstream[]): Promise<string> {
   const hubDir = mkdtempSync(join(tmpdir(), 'mcpproxy-bench-mcp-hub-'));
   try {
     const installed = await installMcpHub(hubDir);
@@ -129,14 +131,16 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
     const config = join(hubDir, 'hub.json');
     writeFileSync(config, mcpHubConfig(servers));
     const port = 30_000 + Math.floor(Math.random() * 20_000);
-    const hub = spawnChild(process.execPath, ['--import', FORCE_LOOPBACK, installed.cli, '--port', String(port), '--config', config], hubDir);
+    // The gateway sets its V8 flags itself (small-heap-policy.ts); mcp-hub gets the same ones on its command line,
+    // the start-up-only one for its whole life (which can only lower its RSS).
+    const hub = spawnChild(process.execPath, [...HUB_V8_FLAGS, '--import', FORCE_LOOPBACK, installed.cli, '--port', String(port), '--config', config], hubDir);
     try {
       await hub.waitFor(/servers started successfully|"state":"ready"|HTTP_SERVER_STARTED/, 60_000);
       const hubUrl = `http://127.0.0.1:${port}/mcp`;
       const kinds: readonly ClientKind[] = ['gateway-2025', 'gateway-2026', 'mcp-hub'];
       const clients = {
-        'gateway-2025': await sdkClient('gateway-2025', gatewayUrl),
-        'gateway-2026': await sdkClient('gateway-2026', gatewayUrl),
+        'gateway-2025': await sdkClient('gateway-2025', gateway.url),
+        'gateway-2026': await sdkClient('gateway-2026', gateway.url),
         'mcp-hub': await sdkClient('mcp-hub', hubUrl),
       };
       const deadline = Date.now() + 60_000;
@@ -156,6 +160,17 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
         }
       }
       await Promise.all(kinds.map((k) => clients[k].close()));
+      // Both processes alone (each one's upstreams are its own children), read once every round has been
+      // answered: the gateway answered two clients' listings for each one of mcp-hub's. Both run with the
+      // gateway's V8 flags (HUB_V8_FLAGS).
+      const rss = { gateway: gateway.child.rssBytes(), hub: hub.rssBytes() };
+      reportTarget({
+        id: 'rss-1k-vs-mcp-hub',
+        measure: `${RSS_VS_HUB_MEASURE}, after ${rounds} rotating rounds of listings`,
+        figure: `${(rss.gateway / rss.hub).toFixed(2)}x (${(rss.gateway / 2 ** 20).toFixed(1)} MiB vs ${(rss.hub / 2 ** 20).toFixed(1)} MiB)`,
+        target: '< 1.00x (below mcp-hub)',
+        met: rss.gateway < rss.hub,
+      });
       const reference = summarise(samples['mcp-hub']);
       for (const [era, kind] of [['2025', 'gateway-2025'], ['2026', 'gateway-2026']] as const) {
         const x = summarise(samples[kind]);
@@ -187,9 +202,14 @@ async function hubComparison(gatewayUrl: string, servers: Upstream[]): Promise<s
 
 const HUB_MEASURE = `SDK client listTools() (all 1,000 tools, cache bypassed), gateway vs mcp-hub ${MCP_HUB_VERSION} (2025 era, SSE), same 10 stdio upstreams x 100`;
 
+const HUB_V8_FLAGS: readonly string[] = [...SMALL_HEAP_V8_FLAGS, ...START_UP_V8_FLAGS];
+
+const RSS_VS_HUB_MEASURE = `RSS with 1,000 tools served (VmRSS), gateway process alone vs mcp-hub ${MCP_HUB_VERSION} process alone, same 10 stdio upstreams x 100, both with ${HUB_V8_FLAGS.join(' ')} (the gateway: the latter during start-up only)`;
+
 /** The comparison could not run: its targets are reported as not met, with why, rather than left out. */
 function hubNotMeasured(reason: string): string {
   for (const era of ['2025', '2026']) reportTarget({ id: `listing-vs-mcp-hub-${era}`, measure: HUB_MEASURE, figure: `not measured: ${reason}`, target: '< 1.00x (faster than mcp-hub)', met: false });
+  reportTarget({ id: 'rss-1k-vs-mcp-hub', measure: RSS_VS_HUB_MEASURE, figure: `not measured: ${reason}`, target: '< 1.00x (below mcp-hub)', met: false });
   return reason;
 }
 
@@ -226,7 +246,7 @@ async function main(): Promise<void> {
   await directChild.stop();
 
   console.log(`\n## 2. SDK client, gateway vs mcp-hub ${MCP_HUB_VERSION}, same 10 upstreams`);
-  console.log(await hubComparison(gateway.url, hundred));
+  console.log(await hubComparison(gateway, hundred));
   // The machine is shared: the load right after the side-by-side rounds says how quiet they were.
   console.log(`  load average after section 2: ${loadAverage()}`);
   await gateway.child.stop();

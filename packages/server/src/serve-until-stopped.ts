@@ -5,6 +5,7 @@ import { startGateway } from './gateway.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { relayToRunningGateway } from './local-socket/relay-to-running-gateway.js';
 import { ConfigReloads } from './reload/config-reloads.js';
+import { endStartUpHeapPolicy, preferSmallHeap } from './small-heap-policy.js';
 
 export interface ServeOptions {
   /** A configuration file; without one the embedded default runs. */
@@ -40,6 +41,7 @@ const RELAY_ROUNDS = 3;
 
 export async function serveUntilStopped(options: ServeOptions): Promise<ServeOutcome> {
   const { stdio, say, log } = options;
+  preferSmallHeap();
   // Listen for signals before anything slow, so one that arrives during start-up still stops cleanly.
   const stopped = new Promise<string>((resolve) => {
     let seen = false;
@@ -81,6 +83,7 @@ export async function serveUntilStopped(options: ServeOptions): Promise<ServeOut
   }
   if (!started.ok) return { ok: false, code: 'config', message: inUseBy(started.error, config.data_dir) };
   const gateway = started.gateway;
+  const endStartUp = endStartUpHeapPolicy(gateway.runtime);
   const source = config.source === EMBEDDED_DEFAULT ? 'the embedded default configuration' : config.source;
   let forgetAddress = (): void => {};
   if (gateway.origin !== undefined || gateway.socket !== undefined) {
@@ -107,6 +110,7 @@ export async function serveUntilStopped(options: ServeOptions): Promise<ServeOut
 
   log(`${await stopped}: shutting down`);
   reloads.close();
+  endStartUp();
   forgetAddress();
   try {
     await gateway.close();

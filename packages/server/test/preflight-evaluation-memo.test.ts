@@ -4,7 +4,7 @@
 // answer still writes its own activity record with its own request id.
 // (Riders have their own memo in @mcpproxy/extension: rider-memo.ts.)
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EvaluationMemo, MEMO_MAX_TEXT_LENGTH } from '../src/preflight/evaluation-memo.js';
 import { createPreflightSeam, type PreflightCall, type PreflightOutcome } from '../src/preflight/preflight-seam.js';
 import { cleanupAfterEach } from './cleanup-after-each.js';
@@ -124,6 +124,35 @@ describe('EvaluationMemo', () => {
     const atLimit = { ...rest(body), text: JSON.stringify(body).padEnd(MEMO_MAX_TEXT_LENGTH) } as PreflightCall;
     const kept = resultOf(await seam.run(atLimit));
     expect(resultOf(await seam.run(atLimit)).tools).toBe(kept.tools);
+  });
+
+  it('parses a body given only as text when the memo does not know it, and not when it does', async () => {
+    const h = await world();
+    const seam = createPreflightSeam({ runtime: h.runtime, activity: h.store });
+    const text = JSON.stringify({ tools: [{ id: 'alpha:echo' }, { id: 'beta:nope' }] });
+    const call = (extra: Partial<PreflightCall> = {}) => ({ surface: 'rest', tier: 'operator', scope: ALL, text, ...extra }) as PreflightCall;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const first = resultOf(await seam.run(call({ requestId: 'text-1' })));
+      expect(first.tools.map((t) => t.status)).toEqual(['ready', 'unavailable']);
+      expect(parse.mock.calls.filter(([arg]) => arg === text)).toHaveLength(1);
+      parse.mockClear();
+      const again = resultOf(await seam.run(call({ requestId: 'text-2' })));
+      expect(again.tools).toBe(first.tools);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    expect((await h.store.queryActivity({ type: 'preflight' })).map((r) => r.request_id).sort()).toEqual(['text-1', 'text-2']);
+    // A text that is not one JSON value: a request error naming it, and no record.
+    const broken = await seam.run({ surface: 'rest', tier: 'operator', scope: ALL, text: '{"tools": [' } as PreflightCall);
+    expect(broken.ok ? undefined : [broken.error.code, broken.error.kind, broken.error.message.startsWith('The body is not one JSON value: ')]).toEqual(['invalid_json', 'request', true]);
+    // The abort signal is asked for only by a request that waits.
+    const signal = vi.fn(() => new AbortController().signal);
+    await seam.run(call({ signal }));
+    expect(signal).not.toHaveBeenCalled();
+    resultOf(await seam.run({ surface: 'rest', tier: 'operator', scope: ALL, text: JSON.stringify({ tools: [{ id: 'alpha:echo' }], wait_ms: 0 }), signal } as PreflightCall));
+    expect(signal).toHaveBeenCalledTimes(1);
   });
 
   it('keeps entries for one version only and starts over when full', () => {

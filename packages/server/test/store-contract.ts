@@ -3,7 +3,6 @@
 // here, so both implementations are held to them.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRIM_EVERY_RECORDS } from '../src/store/sqlite-store.js';
 import type { StoreCoordination } from '../src/store/store-coordination.js';
 import type { ActivityInput, Store, StoredApproval, UpstreamOAuthRecord } from '../src/store/store.js';
 
@@ -160,19 +159,30 @@ export function storeContract(kind: string, open: () => Promise<ContractStore>):
       expect((await store.queryActivity({ limit: 1000 })).map((r) => r.request_id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
     });
 
-    it('keeps the count limit of the last retention pass as it writes, trimming the oldest every TRIM_EVERY_RECORDS', async () => {
+    it('keeps the count limit of the last retention pass as it writes, always the newest records', async () => {
       const store = await fresh();
       const at = '2026-03-31T00:00:00.000Z';
-      expect(await store.pruneActivity({ maxRecords: 50, maxAgeDays: 30 }, new Date(at))).toBe(0);
+      const limit = 50;
+      expect(await store.pruneActivity({ maxRecords: limit, maxAgeDays: 30 }, new Date(at))).toBe(0);
       const append = (i: number) => store.appendActivity({ type: 'preflight', timestamp: at, status: 'success', request_id: `r${i}`, metadata: {} });
-      // One batch of TRIM_EVERY_RECORDS - 1 records: no trim yet.
-      await Promise.all(Array.from({ length: TRIM_EVERY_RECORDS - 1 }, (_, i) => append(i)));
-      expect((await store.queryActivity({ limit: 1000 })).length).toBe(TRIM_EVERY_RECORDS - 1);
-      // The batch that crosses it is trimmed to the newest 50, whatever the hourly pass does.
-      await Promise.all(Array.from({ length: 10 }, (_, i) => append(TRIM_EVERY_RECORDS - 1 + i)));
-      const left = await store.queryActivity({ limit: 1000 });
-      expect(left.length).toBe(50);
-      expect(left.map((r) => r.request_id)).toEqual(Array.from({ length: 50 }, (_, i) => `r${TRIM_EVERY_RECORDS + 8 - i}`));
+      // Each store trims in its own steps (PostgreSQL every 1,000 records, SQLite a whole segment at a
+      // time, store-sqlite.test.ts), never letting more than 1,000 records and a batch past the limit.
+      const mostPastLimit = 1000;
+      const batch = 10;
+      let written = 0;
+      let trimmed = false;
+      while (written < 1100) {
+        await Promise.all(Array.from({ length: batch }, (_, i) => append(written + i)));
+        written += batch;
+        const kept = (await store.queryActivity({ limit: 1000 })).map((r) => r.request_id);
+        expect(kept.length, `after ${written} records`).toBeLessThan(limit + mostPastLimit + batch);
+        if (written >= limit) expect(kept.length, `after ${written} records`).toBeGreaterThanOrEqual(limit);
+        // Always the newest ones, none missing in between.
+        expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => `r${written - 1 - i}`));
+        // A query gives 1,000 at most: fewer than that and than written means some were trimmed.
+        trimmed ||= kept.length < Math.min(written, 1000);
+      }
+      expect(trimmed).toBe(true);
     });
 
     it('rejects calls after close instead of answering from a dead handle', async () => {

@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/store/data-dir-lock.js';
 import { MIGRATIONS, migrate } from '../src/store/migrations.js';
+import { segmentRecords } from '../src/store/activity-segments.js';
 import { openConfiguredStore } from '../src/store/open-configured-store.js';
 import { STORE_FILE_NAME, openStore } from '../src/store/store.js';
 import type { Store } from '../src/store/store.js';
@@ -161,6 +162,35 @@ describe('the data-dir lock', () => {
     const dir = tempDir();
     writeFileSync(join(dir, LOCK_FILE_NAME), 'not a pid');
     open(dir);
+  });
+});
+
+describe('the SQLite activity log', () => {
+  it('keeps the count limit of the last retention pass as it writes, dropping the oldest segments as each new one starts', async () => {
+    const store = open(tempDir());
+    const at = '2026-03-31T00:00:00.000Z';
+    const limit = 50;
+    expect(await store.pruneActivity({ maxRecords: limit, maxAgeDays: 30 }, new Date(at))).toBe(0);
+    // Segments of a tenth of the limit, at least 100 records. Once a new one starts, the oldest are dropped
+    // while the rest still hold the limit: that leaves less than the limit plus the oldest kept segment,
+    // and the newest fills up by one more segment (and the batch that fills it) before the next drop.
+    const step = segmentRecords(limit);
+    expect(step).toBe(100);
+    const append = (i: number) => store.appendActivity({ type: 'preflight', timestamp: at, status: 'success', request_id: `r${i}`, metadata: {} });
+    const batch = 10;
+    let written = 0;
+    let trimmed = false;
+    while (written < 1000) {
+      await Promise.all(Array.from({ length: batch }, (_, i) => append(written + i)));
+      written += batch;
+      const kept = (await store.queryActivity({ limit: 1000 })).map((r) => r.request_id);
+      expect(kept.length, `after ${written} records`).toBeLessThan(limit + 2 * step + batch);
+      if (written >= limit) expect(kept.length, `after ${written} records`).toBeGreaterThanOrEqual(limit);
+      // Always the newest ones, none missing in between.
+      expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => `r${written - 1 - i}`));
+      trimmed ||= kept.length < written;
+    }
+    expect(trimmed).toBe(true);
   });
 });
 

@@ -60,7 +60,7 @@ describe('creating a run-time token', () => {
       credentials: { adminKey: secretDigest(ADMIN_KEY), tokens },
       newSecret: () => secrets.shift() ?? 'never-asked-for-0123456789',
     });
-    const request = { params: {}, query: new URLSearchParams(), headers: {}, principal: OPERATOR, requestId: 'r', signal: new AbortController().signal, body: async () => ({ ok: true as const, value: { name: 'new', allowed_servers: ['alpha'] }, text: '' }) } satisfies RestRequest;
+    const request = { params: {}, query: new URLSearchParams(), headers: {}, principal: OPERATOR, requestId: 'r', signal: new AbortController().signal, body: async () => ({ ok: true as const, value: { name: 'new', allowed_servers: ['alpha'] }, text: '' }), bodyText: async () => ({ ok: true as const, text: '{"name":"new","allowed_servers":["alpha"]}' }) } satisfies RestRequest;
     return { create: () => create!.handle(request), store };
   }
 

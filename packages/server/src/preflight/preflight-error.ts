@@ -6,6 +6,7 @@ import type { ValidationIssue } from '@mcpproxy/schema';
  * saying no verdict was computed). Neither writes an activity record.
  */
 export type PreflightErrorCode =
+  | 'invalid_json' // REST: the body text (parsed by the seam) is not one JSON value
   | 'invalid_request' // the body/arguments break the surface's schema (issues say where)
   | 'no_tools' // the tool list is empty
   | 'too_many_tools' // the raw list (before dedup) is over the surface's cap
@@ -32,6 +33,7 @@ export interface PreflightError {
 }
 
 const KIND: Readonly<Record<PreflightErrorCode, PreflightErrorKind>> = {
+  invalid_json: 'request',
   invalid_request: 'request',
   no_tools: 'request',
   too_many_tools: 'request',

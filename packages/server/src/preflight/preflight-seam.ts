@@ -51,6 +51,7 @@ import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type S
 import { acceptRequestId, findPinConflict, parseSurfaceRequest, type SurfaceRequest } from '@mcpproxy/extension';
 import type { Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
+import { parseJsonText } from '../json/json-text.js';
 import { EvaluationMemo, type MemoEntry } from './evaluation-memo.js';
 import { restActivityRecord } from './rest-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
@@ -63,11 +64,17 @@ export type RestSurface = 'rest' | 'cli';
 
 export interface PreflightCall {
   readonly surface: RestSurface;
-  readonly raw: unknown;
+  /**
+   * The parsed body. It may be left out when `text` is given: the seam then parses the text only if
+   * the memo does not already know it (a repeated body skips JSON.parse as well as validation), and a
+   * text that is not one JSON value is `invalid_json`.
+   */
+  readonly raw?: unknown;
   readonly tier: Tier;
   readonly scope: Scope;
   readonly requestId?: string | undefined;
-  readonly signal?: AbortSignal | undefined;
+  /** Ends a wait_ms wait early; a function is called only when the request does wait. */
+  readonly signal?: AbortSignal | (() => AbortSignal) | undefined;
   /**
    * The request exactly as sent (the body's text), when the surface has it: the same text from the
    * same caller on the same snapshot version is answered from the evaluation memo.
@@ -191,7 +198,13 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
 
   /** Validation, pins, dedup, profile and the first evaluation: the request's own result, or the error that stops it. */
   function evaluateCall(call: PreflightCall, tier: Tier, requestId: string): { surfaceRequest: SurfaceRequest; request: PreflightRequest; scope: Scope; first: Evaluated } | PreflightError {
-    const parsed = parseSurfaceRequest(call.surface, call.raw);
+    let raw = call.raw;
+    if (raw === undefined && call.text !== undefined) {
+      const json = parseJsonText(call.text);
+      if (!json.ok) return preflightError('invalid_json', json.message, '', requestId);
+      raw = json.value;
+    }
+    const parsed = parseSurfaceRequest(call.surface, raw);
     if (!parsed.ok) {
       const { code, message, path, ...extra } = parsed.error;
       return preflightError(code, message, path, requestId, extra);
@@ -245,7 +258,8 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
           memo.set(recalled.version, recalled.key, { surfaceRequest, evaluation: done.first.evaluation });
         }
       } else {
-        ({ evaluated, waitedMs } = await waitWhileRetryable(done.first, done.request, tier, done.scope, surfaceRequest.waitMs, call.signal));
+        const signal = typeof call.signal === 'function' ? call.signal() : call.signal;
+        ({ evaluated, waitedMs } = await waitWhileRetryable(done.first, done.request, tier, done.scope, surfaceRequest.waitMs, signal));
       }
     }
 

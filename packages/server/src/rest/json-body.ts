@@ -1,25 +1,38 @@
 import type { IncomingMessage } from 'node:http';
+import { parseJsonText } from '../json/json-text.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this the connection is dropped instead of read to the end. */
 const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
-export type JsonBody =
-  | { readonly ok: true; readonly value: unknown; /** The body as sent (decoded UTF-8). */ readonly text: string }
-  | {
-      readonly ok: false;
-      /** 415 for a Content-Type other than JSON, 400 for the rest. */
-      readonly status: 400 | 415;
-      readonly code: 'invalid_json' | 'body_too_large' | 'unsupported_media_type';
-      readonly message: string;
-      readonly path: string;
-    };
+/** Why a body was refused before it was parsed. */
+export interface BodyRefusal {
+  readonly ok: false;
+  /** 415 for a Content-Type other than JSON, 400 for the rest. */
+  readonly status: 400 | 415;
+  readonly code: 'invalid_json' | 'body_too_large' | 'unsupported_media_type';
+  readonly message: string;
+  readonly path: string;
+}
+
+export type JsonBody = { readonly ok: true; readonly value: unknown; /** The body as sent (decoded UTF-8). */ readonly text: string } | BodyRefusal;
+
+/** A JSON body as sent, not yet parsed. */
+export type BodyText = { readonly ok: true; readonly text: string } | BodyRefusal;
 
 /**
  * Reads a request body that must be exactly one JSON value of at most 1 MiB. A larger body is
  * read to its end without being kept (so the client receives the 400), unless it is huge.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<JsonBody> {
+  const body = await readBodyText(req, limit);
+  if (!body.ok) return body;
+  const parsed = parseJsonText(body.text);
+  return parsed.ok ? { ok: true, value: parsed.value, text: body.text } : { ok: false, status: 400, code: 'invalid_json', message: parsed.message, path: '' };
+}
+
+/** The body of a JSON request as text (media type and size checked as readJsonBody does), for a reader that may not need its value. */
+export async function readBodyText(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<BodyText> {
   const type = req.headers['content-type'];
   if (type !== undefined && !isJsonMediaType(type)) {
     return { ok: false, status: 415, code: 'unsupported_media_type', message: `Send the body as Content-Type: application/json (got ${type})`, path: 'Content-Type' };
@@ -27,14 +40,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number = MAX_BOD
   const { chunks, size } = await readChunks(req, limit);
   if (size > limit) return { ok: false, status: 400, code: 'body_too_large', message: `The body is larger than ${limit} bytes`, path: '' };
   // A small body arrives as one chunk: decode it in place rather than copy it first.
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-  try {
-    // JSON.parse accepts exactly one value surrounded by whitespace: "{} {}" is an error.
-    return { ok: true, value: JSON.parse(text) as unknown, text };
-  } catch (cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    return { ok: false, status: 400, code: 'invalid_json', message: text.trim() === '' ? 'The body is empty: expected one JSON value' : `The body is not one JSON value: ${detail}`, path: '' };
-  }
+  return { ok: true, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') };
 }
 
 /** The body's chunks up to `limit` bytes and its full size (events, not an async iterator: this is the hot path). */

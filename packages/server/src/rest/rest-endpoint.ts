@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { RestPrincipal } from '../auth/rest-principal.js';
-import type { JsonBody } from './json-body.js';
+import type { BodyText, JsonBody } from './json-body.js';
 
 /** One authenticated call to an endpoint under /api/v1. */
 export interface RestRequest {
@@ -15,6 +15,8 @@ export interface RestRequest {
   readonly signal: AbortSignal;
   /** Reads the body as one JSON value (at most 1 MiB). */
   body(): Promise<JsonBody>;
+  /** Reads the body as body() does, without parsing it (for an endpoint that may not need its value). */
+  bodyText(): Promise<BodyText>;
 }
 
 /** What an endpoint answers; errors are ApiError bodies built with apiError(). */

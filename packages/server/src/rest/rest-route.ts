@@ -5,7 +5,7 @@ import type { HttpRoute } from '../http/http-route.js';
 import { sendJson } from '../http/json-response.js';
 import { acceptRequestId } from '@mcpproxy/extension';
 import { apiError } from './api-error.js';
-import { readJsonBody, type JsonBody } from './json-body.js';
+import { readBodyText, readJsonBody, type BodyText, type JsonBody } from './json-body.js';
 import { compilePathTemplate, pathSegments, type PathTemplate } from './path-template.js';
 import type { RestEndpoint, RestReply, RestRequest } from './rest-endpoint.js';
 
@@ -140,6 +140,10 @@ class IncomingRestRequest implements RestRequest {
 
   body(): Promise<JsonBody> {
     return readJsonBody(this.req);
+  }
+
+  bodyText(): Promise<BodyText> {
+    return readBodyText(this.req);
   }
 }
 

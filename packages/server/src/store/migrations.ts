@@ -86,6 +86,39 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'activity log in segments: trimmed by dropping whole segments, records given explicit ids',
+    // The first segment takes every record as it is; activity_segments keeps, per segment, the lowest id
+    // it may give a new record, so ids are never given twice even once every record is pruned. The view
+    // keeps the name activity_log for anyone reading the file. A segment created at run time has the
+    // same columns and indexes (activity-segments.ts; a test compares them).
+    sql: `
+      CREATE TABLE activity_segments (
+        segment  INTEGER PRIMARY KEY,
+        id_floor INTEGER NOT NULL
+      );
+      CREATE TABLE activity_segment_1 (
+        id         INTEGER PRIMARY KEY,
+        type       TEXT NOT NULL,
+        timestamp  TEXT NOT NULL,
+        ts_ms      INTEGER NOT NULL,
+        status     TEXT NOT NULL,
+        surface    TEXT,
+        request_id TEXT NOT NULL,
+        metadata   TEXT NOT NULL
+      );
+      INSERT INTO activity_segment_1 (id, type, timestamp, ts_ms, status, surface, request_id, metadata)
+        SELECT id, type, timestamp, ts_ms, status, surface, request_id, metadata FROM activity_log ORDER BY id;
+      CREATE INDEX activity_segment_1_ts ON activity_segment_1 (ts_ms, id, type);
+      CREATE INDEX activity_segment_1_request_id ON activity_segment_1 (request_id);
+      INSERT INTO activity_segments (segment, id_floor)
+        VALUES (1, COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'activity_log'), 0) + 1);
+      DROP TABLE activity_log;
+      CREATE VIEW activity_log AS
+        SELECT id, type, timestamp, ts_ms, status, surface, request_id, metadata FROM activity_segment_1;
+    `,
+  },
 ];
 
 export type MigrationResult = { ok: true; applied: number[] } | { ok: false; message: string };

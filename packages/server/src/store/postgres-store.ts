@@ -13,7 +13,6 @@ import {
   oauthFromRow,
   parseBound,
   tokenFromRow,
-  TRIM_EVERY_RECORDS,
   type ActivityRow,
   type ApprovalRow,
   type OAuthRow,
@@ -37,6 +36,12 @@ import type {
 } from './store.js';
 
 const DAY_MS = 86_400_000;
+/**
+ * Activity records written between two trims to the count limit of the last retention pass. The
+ * runtime's full pass (age and count) runs hourly; a busy gateway writes millions of records in an
+ * hour, so the count limit is also applied as records are written.
+ */
+export const TRIM_EVERY_RECORDS = 1000;
 const DEFAULT_ACTIVITY_LIMIT = 100;
 const MAX_ACTIVITY_LIMIT = 1000;
 /** Rows one retention statement deletes at most, so no single statement holds locks for long. */
@@ -343,7 +348,7 @@ export class PostgresStore implements Store, StoreCoordination {
     this.recordsSinceTrim += batch.length;
     if (this.countLimit !== undefined && this.recordsSinceTrim >= TRIM_EVERY_RECORDS) {
       this.recordsSinceTrim = 0;
-      // Before this batch's answers go out, as SQLite does: one commit in TRIM_EVERY_RECORDS pays it.
+      // Before this batch's answers go out, as SQLite does (it drops a whole segment): one commit in TRIM_EVERY_RECORDS pays it.
       await this.deleteBeyondCount(this.countLimit).catch(() => 0);
     }
     return rows.map((row) => row.id);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import { jsonOf } from '../json/frozen-json.js';
+import { ActivitySegments, type ActivityFilter, type ActivityRow } from './activity-segments.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
@@ -34,14 +35,8 @@ const CHECKPOINT_INTERVAL_MS = 1000;
  * checkpoint stalls the event loop.
  */
 export const CHECKPOINT_THREAD_AFTER_RECORDS = 10_000;
-/**
- * Activity records written between two trims to the count limit of the last retention pass. The
- * runtime's full pass (age and count) runs hourly; a busy gateway writes millions of records in an
- * hour, so the count limit is also applied as records are written.
- */
-export const TRIM_EVERY_RECORDS = 1000;
-/** Rows one trim deletes at most: it runs on the event loop, so its pause stays at milliseconds. */
-const MAX_TRIM_ROWS = 10_000;
+
+export type { ActivityRow } from './activity-segments.js';
 
 /** The rows as the store reads them (the PostgreSQL store selects the same shapes and maps them with these). */
 export interface ApprovalRow {
@@ -61,16 +56,6 @@ export interface TokenRow {
   created_at: string;
   revoked_at: string | null;
 }
-export interface ActivityRow {
-  id: number;
-  type: string;
-  timestamp: string;
-  status: string;
-  surface: string | null;
-  request_id: string;
-  metadata: string;
-}
-
 interface PendingActivity {
   readonly record: ActivityInput;
   readonly tsMs: number;
@@ -107,14 +92,17 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
 class SqliteStore implements Store {
   private closed = false;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  /** One transaction per batch, built once (better-sqlite3 builds four wrappers per db.transaction call). */
-  private readonly commitActivity: (batch: readonly PendingActivity[]) => number[];
+  private readonly activity: ActivitySegments;
   private readonly pendingActivity: PendingActivity[] = [];
   private checkpointer: StoreThread | undefined;
   private recordsCommitted = 0;
-  /** The count limit of the last retention pass, applied as records are written. */
+  /**
+   * The count limit of the last retention pass, applied as records are written: whenever the newest
+   * segment holds its share (a tenth of the limit, 1,000 at the default), the next one starts and the
+   * oldest segments the limit no longer reaches are dropped. The runtime's full pass (age and count,
+   * exact) runs hourly; a busy gateway writes millions of records in an hour.
+   */
   private countLimit: number | undefined;
-  private recordsSinceTrim = 0;
   private readonly walLimit: WalLimit;
   /** SQLite's automatic checkpoint on this connection while no thread checkpoints (pages). */
   private readonly autocheckpointPages: number;
@@ -133,16 +121,10 @@ class SqliteStore implements Store {
     walLimitBytes: number,
   ) {
     this.statements = prepareStatements(db);
+    this.activity = new ActivitySegments(db);
     this.walLimit = new WalLimit(path, walLimitBytes, db.pragma('page_size', { simple: true }) as number);
     this.autocheckpointPages = Math.min(AUTOCHECKPOINT_PAGES, this.walLimit.foldAtFrames);
     db.pragma(`wal_autocheckpoint = ${this.autocheckpointPages}`);
-    const insert = this.statements.insertActivity;
-    this.commitActivity = db.transaction((batch: readonly PendingActivity[]) =>
-      // Positional parameters: binding by name looks up each property (measured ~10% of an insert).
-      batch.map(({ record, tsMs, json }) =>
-        Number(insert.run(record.type, record.timestamp, tsMs, record.status, record.surface ?? null, record.request_id, json).lastInsertRowid),
-      ),
-    );
   }
 
   /** Hands checkpoints to a thread of their own once the activity log is written steadily. */
@@ -386,16 +368,14 @@ class SqliteStore implements Store {
       if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
       this.commitBatch(pending.splice(0, this.commitSize(pending)));
     }
-    if (this.countLimit === undefined || this.recordsSinceTrim < Math.min(TRIM_EVERY_RECORDS, this.walLimit.rowsPerCommit)) return;
-    // As many commits as it takes to catch up (a small limit keeps each small, and records that
-    // waited for a fold arrive together), at most MAX_TRIM_ROWS in one turn.
-    for (let trimmed = 0; trimmed < MAX_TRIM_ROWS; ) {
-      if (!force && this.walLimit.full()) return this.fold();
-      const rows = this.trimToCount(this.countLimit);
-      trimmed += rows;
-      if (rows < this.walLimit.rowsPerCommit) break;
+    if (this.closed || !this.activity.full(this.countLimit)) return;
+    // A new segment (and dropping old ones) writes a few pages of its own: it waits for room too.
+    if (!force && this.walLimit.full()) return this.fold();
+    try {
+      this.activity.startSegment(this.countLimit);
+    } catch {
+      // The records are committed; the next flush tries again, and the runtime's full pass still runs.
     }
-    this.recordsSinceTrim = 0;
   }
 
   /** How many of the first pending records fit in one commit's share of the log (at least one). */
@@ -414,7 +394,7 @@ class SqliteStore implements Store {
     let ids: number[];
     try {
       if (this.closed) throw new Error('the store is closed');
-      ids = this.commitActivity(batch);
+      ids = this.activity.append(batch.map(segmentRecordOf));
     } catch (cause) {
       for (const pending of batch) pending.reject(cause);
       return;
@@ -422,28 +402,10 @@ class SqliteStore implements Store {
     batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: ids[i]! }));
     this.recordsCommitted += batch.length;
     if (this.recordsCommitted >= CHECKPOINT_THREAD_AFTER_RECORDS) this.startCheckpointThread();
-    this.recordsSinceTrim += batch.length;
-  }
-
-  /**
-   * Deletes the oldest records beyond `limit`, at most one commit's share of the log at a time;
-   * returns how many. Ids are dense and grow with every record (AUTOINCREMENT; only pruning
-   * deletes), so the newest `limit` are the ids above MAX(id) - limit, and both bounds are index lookups.
-   */
-  private trimToCount(limit: number): number {
-    try {
-      const { lo, hi } = this.statements.activityIdRange.get() as { lo: number | null; hi: number | null };
-      if (lo === null || hi === null) return 0;
-      const bound = Math.min(hi - limit, lo + Math.min(MAX_TRIM_ROWS, this.walLimit.rowsPerCommit) - 1);
-      return bound >= lo ? this.statements.trimActivityTo.run(bound).changes : 0;
-    } catch {
-      // The records are committed; a trim that fails is retried after the next TRIM_EVERY_RECORDS,
-      // and the runtime's full pass still runs.
-      return 0;
-    }
   }
 
   async queryActivity(query: ActivityQuery): Promise<StoredActivity[]> {
+    if (this.closed) throw new Error('the store is closed');
     const where: string[] = [];
     const params: Record<string, string | number> = {};
     if (query.type !== undefined) {
@@ -473,13 +435,10 @@ class SqliteStore implements Store {
       where.push('ts_ms <= @until');
       params['until'] = parseBound(query.until, 'until');
     }
-    params['limit'] = Math.min(Math.max(Math.trunc(query.limit ?? DEFAULT_ACTIVITY_LIMIT), 0), MAX_ACTIVITY_LIMIT);
-    params['offset'] = Math.max(Math.trunc(query.offset ?? 0), 0);
-    const sql =
-      'SELECT id, type, timestamp, status, surface, request_id, metadata FROM activity_log' +
-      (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ' ORDER BY ts_ms DESC, id DESC LIMIT @limit OFFSET @offset';
-    return (this.db.prepare(sql).all(params) as ActivityRow[]).map(activityFromRow);
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? DEFAULT_ACTIVITY_LIMIT), 0), MAX_ACTIVITY_LIMIT);
+    const offset = Math.max(Math.trunc(query.offset ?? 0), 0);
+    const filter: ActivityFilter = { where: where.join(' AND '), params };
+    return this.activity.query(filter, limit, offset).map(activityFromRow);
   }
 
   /**
@@ -492,11 +451,11 @@ class SqliteStore implements Store {
     const cutoff = now.getTime() - retention.maxAgeDays * DAY_MS;
     const rows = this.walLimit.rowsPerCommit;
     let removed = 0;
-    for (const prune of [() => this.statements.pruneByAge.run(cutoff, rows), () => this.statements.pruneByCount.run(rows, keep)]) {
+    for (const prune of [() => this.activity.deleteOlderThan(cutoff, rows), () => this.activity.deleteBeyond(keep, rows)]) {
       for (;;) {
         await this.roomInLog();
         if (this.closed) return removed;
-        const { changes } = prune();
+        const changes = prune();
         removed += changes;
         if (changes < rows) break;
       }
@@ -568,15 +527,6 @@ function prepareStatements(db: Database) {
          discovery = excluded.discovery, pending = excluded.pending, updated_at = excluded.updated_at`,
     ),
     deleteOAuth: prepare('DELETE FROM upstream_oauth WHERE server = ?'),
-    insertActivity: prepare(
-      'INSERT INTO activity_log (type, timestamp, ts_ms, status, surface, request_id, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    pruneByAge: prepare('DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log WHERE ts_ms < ? ORDER BY ts_ms LIMIT ?)'),
-    activityIdRange: prepare('SELECT MIN(id) AS lo, MAX(id) AS hi FROM activity_log'),
-    trimActivityTo: prepare('DELETE FROM activity_log WHERE id <= ?'),
-    pruneByCount: prepare(
-      'DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log ORDER BY ts_ms DESC, id DESC LIMIT ? OFFSET ?)',
-    ),
   };
 }
 
@@ -623,6 +573,10 @@ export function tokenFromRow(row: TokenRow): StoredAgentToken {
     created_at: row.created_at,
     revoked: row.revoked_at !== null,
   };
+}
+
+function segmentRecordOf({ record, tsMs, json }: PendingActivity) {
+  return { type: record.type, timestamp: record.timestamp, tsMs, status: record.status, surface: record.surface, requestId: record.request_id, json };
 }
 
 export function activityFromRow(row: ActivityRow): StoredActivity {

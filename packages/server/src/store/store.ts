@@ -162,8 +162,8 @@ export interface Store {
   queryActivity(query: ActivityQuery): Promise<StoredActivity[]>;
   /**
    * Deletes records older than maxAgeDays and beyond the newest maxRecords; returns how many. The
-   * store keeps the count limit of the last call and applies it as it writes too (see
-   * TRIM_EVERY_RECORDS), so the log stays bounded between two full passes.
+   * store keeps the count limit of the last call and applies it as it writes too (SQLite: in steps of
+   * a tenth of it, see segmentRecords), so the log stays bounded between two full passes.
    */
   pruneActivity(retention: ActivityRetention, now?: Date): Promise<number>;
 

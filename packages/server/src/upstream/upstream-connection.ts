@@ -20,6 +20,7 @@ import { insufficientScope } from './insufficient-scope.js';
 import { PausableDeadline } from './pausable-deadline.js';
 import { relateServerRequests } from './related-request-streams.js';
 import { StderrTail } from './stderr-tail.js';
+import { releaseReadMessages } from './stdio-read-buffer-release.js';
 import { captureUnauthorized } from './unauthorized-capture.js';
 import type { UnauthorizedCapture } from './unauthorized-capture.js';
 import type { UpstreamNotification } from './upstream-notification.js';
@@ -391,6 +392,7 @@ export class UpstreamConnection {
         ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
         stderr: 'pipe',
       });
+      releaseReadMessages(stdio);
       stderr = new StderrTail();
       stderr.attach(stdio.stderr);
       transport = stdio;
