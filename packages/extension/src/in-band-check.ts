@@ -5,6 +5,7 @@ import type { InBandFailure, InBandOutcome, InBandSurface } from './in-band-outc
 import { deepFreeze } from './deep-freeze.js';
 import { activityMetadata, preflightActivityRecord, type PreflightActivityFacts, type PreflightActivityMetadata } from './preflight-activity-record.js';
 import { freshRequestId } from './request-id.js';
+import { findPinConflict } from './conflicting-pins.js';
 import type { ListingReader, StateSource } from './state-source.js';
 import { parseSurfaceRequest } from './surface-request.js';
 import { InvalidToolState } from './tool-availability.js';
@@ -16,6 +17,11 @@ import { InvalidToolState } from './tool-availability.js';
  */
 export type ActivitySink = (record: PreflightActivityRecord) => unknown;
 
+export interface InBandCheckOptions {
+  /** mcp-rider, the `pins` experiment (docs/decisions/0003): entries may carry pin_hash. */
+  readonly pins?: boolean;
+}
+
 /**
  * One in-band check, the same for every in-band surface and every kind of server: validate the raw
  * request with the surface's strict schema (the raw list capped at 50 before dedup), deduplicate
@@ -23,10 +29,22 @@ export type ActivitySink = (record: PreflightActivityRecord) => unknown;
  * that breaks the rules is refused before anything is evaluated; a state that cannot be read, or a
  * record that cannot be kept, gives no verdict at all, never a reduced one.
  */
-export async function runInBandCheck(source: StateSource, activity: ActivitySink, surface: InBandSurface, raw: unknown, ctx: ServerContext, listing: ListingReader): Promise<InBandOutcome> {
-  const parsed = parseSurfaceRequest(surface, raw);
+export async function runInBandCheck(
+  source: StateSource,
+  activity: ActivitySink,
+  surface: InBandSurface,
+  raw: unknown,
+  ctx: ServerContext,
+  listing: ListingReader,
+  options: InBandCheckOptions = {},
+): Promise<InBandOutcome> {
+  const parsed = parseSurfaceRequest(surface, raw, options);
   if (!parsed.ok) return { ok: false, error: { kind: 'request', ...parsed.error } };
   const { entries, policy } = parsed.request;
+  const conflict = findPinConflict(entries);
+  if (conflict !== undefined) {
+    return { ok: false, error: { kind: 'request', code: 'conflicting_pins', message: `tool ${JSON.stringify(conflict.id)} is requested with two different pins`, path: `/tools/${conflict.index}` } };
+  }
   const request: PreflightRequest = { tools: dedupeToolIds(entries), ...(policy === undefined ? {} : { policy }) };
 
   let evaluation: Evaluation;

@@ -19,6 +19,7 @@ export type InBandFailureCode =
   | 'invalid_request' // the rider / arguments break the surface's schema (issues say where)
   | 'no_tools' // the tool list is empty
   | 'too_many_tools' // the raw list (before dedup) is over 50
+  | 'conflicting_pins' // the `pins` experiment: one ID asked with two different pins (an absent pin counts as a value)
   | 'state_unavailable' // the server's state could not be read
   | 'invalid_tool_state' // the server's author described a tool's state in a way the extension cannot carry
   | 'activity_unavailable'; // the activity record could not be written

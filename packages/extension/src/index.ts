@@ -6,6 +6,7 @@ export type { ToolAvailability, ToolAvailabilityCallbacks, ToolStateReader, Tool
 export type { ToolUnavailability } from '@mcpproxy/evaluator';
 export type { GatewayState } from './state-source.js';
 export type { ActivitySink } from './in-band-check.js';
+export { EXTENSION_EXPERIMENTS, type ExtensionExperiment } from './experimental-opt-in.js';
 export type { InBandFailureCode, InBandSurface } from './in-band-outcome.js';
 export { CHECK_MODE_TOOL } from './check-mode.js';
 export { CHECK_MODE_TOOL_DEFINITION } from './check-mode-tool.js';
@@ -16,5 +17,6 @@ export { carryFacet } from './rider-carrier.js';
 // The request rules and the activity record every surface of the preflight shares: the gateway's
 // REST API validates, caps and records with these too.
 export { parseSurfaceRequest, type ParsedSurfaceRequest, type SurfaceRequest, type SurfaceRequestError, type SurfaceRequestErrorCode } from './surface-request.js';
+export { findPinConflict, type PinConflict } from './conflicting-pins.js';
 export { acceptRequestId, freshRequestId, REQUEST_ID_PATTERN } from './request-id.js';
 export { activityMetadata, preflightActivityRecord, type PreflightActivityFacts, type PreflightActivityMetadata } from './preflight-activity-record.js';

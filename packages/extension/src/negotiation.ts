@@ -46,10 +46,11 @@ export function isDeclared(declaration: unknown): boolean {
   return isRecord(declaration);
 }
 
-function member(value: unknown, key: string): unknown {
+/** `value[key]` when `value` is a plain object that has `key` as its own member. */
+export function member(value: unknown, key: string): unknown {
   return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

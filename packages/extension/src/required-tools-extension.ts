@@ -1,10 +1,13 @@
 import { EXTENSION_ID, MAX_TOOLS, SETTINGS_VERSION, type Settings } from '@mcpproxy/schema';
 import type { CallToolResult, McpServer, ProtocolEra, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import { BatchAwareResolveParams, isBatchShaped, refuseAsSingle, resolveBatch } from './batch-resolve.js';
 import { CHECK_MODE_TOOL, runCheckMode } from './check-mode.js';
 import { CHECK_MODE_TOOL_DEFINITION } from './check-mode-tool.js';
-import { runInBandCheck, type ActivitySink } from './in-band-check.js';
+import { enabledExperiments, requestedExperiments, type ExtensionExperiment } from './experimental-opt-in.js';
+import { runInBandCheck, type ActivitySink, type InBandCheckOptions } from './in-band-check.js';
 import type { InBandOutcome, InBandSurface } from './in-band-outcome.js';
 import { OwnToolHandlers } from './own-tool-handlers.js';
+import { pingWithRider } from './ping-carrier.js';
 import { listToolsWithRider } from './rider-carrier.js';
 import { gatewayStateSource, toolStateSource, type GatewayState, type ListingReader, type StateSource } from './state-source.js';
 import { callbackAvailability, snapshotAvailability, type ToolAvailabilityCallbacks, type ToolStateReader } from './tool-availability.js';
@@ -26,6 +29,15 @@ export interface RequiredToolsExtensionOptions {
   readonly activity: ActivitySink;
   /** Also serve describe_tool check mode as a tool of the server (on its own tools/list and tools/call). */
   readonly checkModeTool?: boolean;
+  /**
+   * Prototypes of the repository's decision records this server may serve (docs/decisions/), each
+   * only to a client that also asks for it by name (`experimental: { pins: true }` in its
+   * declaration of the extension): `pins`, pin_hash on rider entries (needs `gateway`: only an
+   * evaluator snapshot holds tool hashes); `error_facet`; `batch_resolve`, tools/resolve naming 1-50
+   * tools at once (docs/decisions/0004); `ping_carrier`, the rider on ping (docs/decisions/0001). Absent or empty: exactly the settings-version behaviour,
+   * for every client.
+   */
+  readonly experiments?: Iterable<ExtensionExperiment>;
 }
 
 export interface RequiredToolsAttachOptions {
@@ -51,6 +63,7 @@ export class RequiredToolsExtension {
   readonly #source: StateSource;
   readonly #activity: ActivitySink;
   readonly #checkModeTool: boolean;
+  readonly #experiments: ReadonlySet<ExtensionExperiment>;
   readonly #attached = new WeakMap<Server, OwnToolHandlers>();
 
   constructor(options: RequiredToolsExtensionOptions) {
@@ -58,6 +71,10 @@ export class RequiredToolsExtension {
     if (typeof options.activity !== 'function') throw new TypeError(`${EXTENSION_ID}: activity must be a function (record) => void: every check writes an activity record`);
     this.#activity = options.activity;
     this.#checkModeTool = options.checkModeTool === true;
+    this.#experiments = enabledExperiments(options.experiments);
+    if (this.#experiments.has('pins') && options.gateway === undefined) {
+      throw new TypeError(`${EXTENSION_ID}: the pins experiment needs the gateway state source (only an evaluator snapshot holds tool hashes)`);
+    }
   }
 
   /**
@@ -78,7 +95,11 @@ export class RequiredToolsExtension {
     const own: OwnToolHandlers = new OwnToolHandlers(
       server,
       {
-        listTools: (request, ctx) => listToolsWithRider(server, own, request, ctx, (rider, listing) => this.#check('mcp-rider', rider, ctx, listing)),
+        listTools: (request, ctx) => {
+          const granted = requestedExperiments(server, ctx, this.#experiments);
+          const options = granted.has('pins') ? { pins: true } : {};
+          return listToolsWithRider(server, own, request, ctx, (rider, listing) => this.#check('mcp-rider', rider, ctx, listing, options), granted);
+        },
         ...(this.#checkModeTool
           ? { callTool: (serverOwn) => (request, ctx) => (request.params.name === CHECK_MODE_TOOL ? this.#checkModeOn(own, request.params.arguments, ctx) : serverOwn(request, ctx)) }
           : {}),
@@ -86,13 +107,30 @@ export class RequiredToolsExtension {
       this.#checkModeTool ? [CHECK_MODE_TOOL_DEFINITION] : [],
     );
     server.registerCapabilities(this.#capabilities(options.era));
-    server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: ResolveParamsSchema }, (params, ctx) => {
+    const resolving = (ctx: ServerContext) => {
       const listing: ListingReader = () => own.all(ctx);
-      return resolveTool(server, params, ctx, {
-        servedTool: (name) => this.#source.servedTool(name, ctx, listing),
-        check: (raw) => this.#check('mcp-resolve', raw, ctx, listing),
+      return {
+        servedTool: (name: string) => this.#source.servedTool(name, ctx, listing),
+        check: (raw: unknown) => this.#check('mcp-resolve', raw, ctx, listing),
+      };
+    };
+    if (this.#experiments.has('batch_resolve')) {
+      // Only batch-shaped params take the new path, and only for a client that asked; every other
+      // request is validated and answered exactly as below.
+      server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: BatchAwareResolveParams }, (params, ctx) => {
+        if (!isBatchShaped(params)) return resolveTool(server, params, ctx, resolving(ctx));
+        return requestedExperiments(server, ctx, this.#experiments).has('batch_resolve') ? resolveBatch(params, ctx, resolving(ctx)) : refuseAsSingle(params);
       });
-    });
+    } else {
+      server.setRequestHandler(TOOLS_RESOLVE_METHOD, { params: ResolveParamsSchema }, (params, ctx) => resolveTool(server, params, ctx, resolving(ctx)));
+    }
+    if (this.#experiments.has('ping_carrier')) {
+      // The SDK answers ping itself with an empty result; the experiment takes over only that answer.
+      server.setRequestHandler('ping', (_request, ctx) => {
+        const granted = requestedExperiments(server, ctx, this.#experiments);
+        return pingWithRider(server, ctx, (rider) => this.#check('mcp-rider', rider, ctx, () => own.all(ctx), granted.has('pins') ? { pins: true } : {}), granted);
+      });
+    }
     this.#attached.set(server, own);
   }
 
@@ -110,8 +148,8 @@ export class RequiredToolsExtension {
     return runCheckMode(args, (raw) => this.#check('mcp-check', raw, ctx, () => own.all(ctx)));
   }
 
-  #check(surface: InBandSurface, raw: unknown, ctx: ServerContext, listing: ListingReader): Promise<InBandOutcome> {
-    return runInBandCheck(this.#source, this.#activity, surface, raw, ctx, listing);
+  #check(surface: InBandSurface, raw: unknown, ctx: ServerContext, listing: ListingReader, options: InBandCheckOptions = {}): Promise<InBandOutcome> {
+    return runInBandCheck(this.#source, this.#activity, surface, raw, ctx, listing, options);
   }
 
   #capabilities(era: ProtocolEra | undefined): ServerCapabilities {

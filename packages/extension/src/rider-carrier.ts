@@ -1,10 +1,11 @@
-import { EXTENSION_ID, type ResponseFacet } from '@mcpproxy/schema';
+import { EXTENSION_ID } from '@mcpproxy/schema';
 import type { ListToolsRequest, ListToolsResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { InBandOutcome } from './in-band-outcome.js';
 import { isModernRequest } from './negotiation.js';
 import type { OwnToolHandlers } from './own-tool-handlers.js';
 import type { ListingReader } from './state-source.js';
-import { riderFacet } from './rider-facet.js';
+import type { ExtensionExperiment } from './experimental-opt-in.js';
+import { riderFacet, type RiderAnswer } from './rider-facet.js';
 
 /**
  * tools/list with the Shape A rider. The listing is always the server's own (same caller, same
@@ -18,12 +19,13 @@ export async function listToolsWithRider(
   request: ListToolsRequest,
   ctx: ServerContext,
   check: (rider: unknown, listing: ListingReader) => Promise<InBandOutcome>,
+  experiments: ReadonlySet<ExtensionExperiment>,
 ): Promise<ListToolsResult> {
   const cursor = request.params?.cursor;
   const page = await own.page(cursor, ctx);
   // The page at hand is the whole listing when it is the first and the last: no second read.
   const listing: ListingReader = () => own.all(ctx, cursor === undefined ? page : undefined);
-  const facet = await riderFacet(server, ctx, (rider) => check(rider, listing));
+  const facet = await riderFacet(server, ctx, (rider) => check(rider, listing), experiments);
   return facet === undefined ? page : carryFacet(page, facet, isModernRequest(ctx));
 }
 
@@ -33,7 +35,7 @@ export async function listToolsWithRider(
  * therefore send this answer as those bytes with the added members spliced in, and serialize only
  * the facet (the gateway does).
  */
-export function carryFacet(listing: ListToolsResult, facet: ResponseFacet, modern: boolean): ListToolsResult {
+export function carryFacet(listing: ListToolsResult, facet: RiderAnswer, modern: boolean): ListToolsResult {
   return {
     ...listing,
     _meta: { ...listing._meta, [EXTENSION_ID]: facet },

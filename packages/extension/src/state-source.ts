@@ -14,6 +14,7 @@ import {
 } from '@mcpproxy/evaluator';
 import type { ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { InBandSurface } from './in-band-outcome.js';
+import { evaluatePinsLast, hasPins } from './pins-last.js';
 import { memoisedRiderEvaluation } from './rider-memo.js';
 import type { AvailabilitySource } from './tool-availability.js';
 
@@ -56,7 +57,9 @@ export function gatewayStateSource(gateway: GatewayState): StateSource {
         return { verdict: aggregateVerdict(tools), tools };
       }
       const { prepared, scope } = gateway.state(ctx);
-      const evaluated = () => evaluate(prepared, request, { tier: 'agent', scope });
+      const context = { tier: 'agent' as const, scope };
+      // A pinned rider (experiment `pins`) compares its pins last; the memo keys on the pins too.
+      const evaluated = () => (hasPins(request) ? evaluatePinsLast(prepared, request, context) : evaluate(prepared, request, context));
       return surface === 'mcp-rider' ? memoisedRiderEvaluation(prepared, scope, request, evaluated) : evaluated();
     },
     servedTool: async (name, ctx, listing) =>

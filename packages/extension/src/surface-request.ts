@@ -28,6 +28,11 @@ export interface SurfaceRequestError {
   readonly max?: number;
 }
 
+export interface SurfaceRequestOptions {
+  /** mcp-rider: read the rider as a PinnedRequestRider (the `pins` experiment, docs/decisions/0003). */
+  readonly pins?: boolean;
+}
+
 export type ParsedSurfaceRequest = { readonly ok: true; readonly request: SurfaceRequest } | { readonly ok: false; readonly error: SurfaceRequestError };
 
 /** The raw form of mcp-resolve: the one tool name of a tools/resolve request, and the annotation policy of a negotiated rider. */
@@ -50,7 +55,7 @@ const LISTS: Readonly<Record<Exclude<Surface, 'mcp-resolve'>, { readonly key: st
  * mcp-resolve). Count errors are checked first so a 5,000-entry list is one clear error,
  * not 5,000 schema issues.
  */
-export function parseSurfaceRequest(surface: Surface, raw: unknown): ParsedSurfaceRequest {
+export function parseSurfaceRequest(surface: Surface, raw: unknown, options: SurfaceRequestOptions = {}): ParsedSurfaceRequest {
   if (surface === 'mcp-resolve') return parseResolve(raw);
   const list = LISTS[surface];
   const counted = countError(raw, list.key, list.max);
@@ -62,13 +67,14 @@ export function parseSurfaceRequest(surface: Surface, raw: unknown): ParsedSurfa
       if (!checked.ok) return invalid(checked.issues);
       const body = checked.value;
       return ok({
-        entries: body.tools.map((ref) => (ref.pin_hash === undefined ? { id: ref.id } : { id: ref.id, pin: ref.pin_hash })),
+        entries: body.tools.map(pinnedEntry),
         ...(body.policy === undefined ? {} : { policy: body.policy }),
         ...(body.profile === undefined ? {} : { profile: body.profile }),
         ...(body.wait_ms === undefined ? {} : { waitMs: body.wait_ms }),
       });
     }
     case 'mcp-rider': {
+      if (options.pins === true) return parsePinnedRider(raw);
       const checked = checkValue(strictValidators.RequestRider, raw);
       if (!checked.ok) return invalid(checked.issues);
       const rider = checked.value;
@@ -83,7 +89,20 @@ export function parseSurfaceRequest(surface: Surface, raw: unknown): ParsedSurfa
   }
 }
 
+/** The `pins` experiment: a rider whose entries may carry pin_hash, read as REST reads its pins. */
+function parsePinnedRider(raw: unknown): ParsedSurfaceRequest {
+  const checked = checkValue(strictValidators.PinnedRequestRider, raw);
+  if (!checked.ok) return invalid(checked.issues);
+  const rider = checked.value;
+  return ok({
+    entries: rider.tools.map(pinnedEntry),
+    ...(rider.policy === undefined ? {} : { policy: rider.policy }),
+  });
+}
+
 function parseResolve(raw: unknown): ParsedSurfaceRequest {
+  // The batch_resolve experiment (docs/decisions/0004): { names, policy? }, built only by the extension.
+  if (isRecord(raw) && Object.hasOwn(raw, 'names') && !Object.hasOwn(raw, 'name')) return parseResolveBatch(raw);
   if (!isRecord(raw) || typeof raw['name'] !== 'string') {
     return invalid([{ path: isRecord(raw) ? '/name' : '', rule: isRecord(raw) ? 'required' : 'type', message: 'expected { name: string, policy?: Policy }' }]);
   }
@@ -97,6 +116,25 @@ function parseResolve(raw: unknown): ParsedSurfaceRequest {
   return ok({ entries: [{ id: checked.value }], policy: policy.value });
 }
 
+function parseResolveBatch(raw: Readonly<Record<string, unknown>>): ParsedSurfaceRequest {
+  const names = raw['names'];
+  if (!Array.isArray(names)) return invalid([{ path: '/names', rule: 'type', message: 'must be array' }]);
+  const counted = countError(raw, 'names', MAX_TOOLS);
+  if (counted !== undefined) return { ok: false, error: counted };
+  const extra = Object.keys(raw).find((key) => key !== 'names' && key !== 'policy');
+  if (extra !== undefined) return invalid([{ path: `/${extra}`, rule: 'additionalProperties', message: 'must NOT have additional properties' }]);
+  const entries: RequestedTool[] = [];
+  for (const [i, name] of names.entries()) {
+    const checked = checkValue(strictValidators.ToolId, name);
+    if (!checked.ok) return invalid(checked.issues.map((issue) => ({ ...issue, path: `/names/${i}${issue.path}` })));
+    entries.push({ id: checked.value });
+  }
+  if (!Object.hasOwn(raw, 'policy')) return ok({ entries });
+  const policy = checkValue(strictValidators.Policy, raw['policy']);
+  if (!policy.ok) return invalid(policy.issues.map((issue) => ({ ...issue, path: `/policy${issue.path}` })));
+  return ok({ entries, policy: policy.value });
+}
+
 function countError(raw: unknown, key: string, max: number): SurfaceRequestError | undefined {
   if (!isRecord(raw)) return undefined;
   const list = raw[key];
@@ -106,6 +144,11 @@ function countError(raw: unknown, key: string, max: number): SurfaceRequestError
     return { code: 'too_many_tools', message: `too many tools in ${key}: ${list.length} (max ${max})`, path: `/${key}`, count: list.length, max };
   }
   return undefined;
+}
+
+/** A REST or pinned-rider entry as the evaluator reads it: pin_hash becomes the pin. */
+function pinnedEntry(ref: { readonly id: string; readonly pin_hash?: string }): RequestedTool {
+  return ref.pin_hash === undefined ? { id: ref.id } : { id: ref.id, pin: ref.pin_hash };
 }
 
 function invalid(issues: readonly ValidationIssue[]): ParsedSurfaceRequest {

@@ -70,7 +70,7 @@ export async function resolveTool(server: Server, params: ResolveParams, ctx: Se
 }
 
 /** `{ policy }` of a negotiated rider on tools/resolve (the request names its one tool itself); anything else is -32602. */
-function riderPolicy(ctx: ServerContext): { policy: unknown } | undefined {
+export function riderPolicy(ctx: ServerContext): { policy: unknown } | undefined {
   const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
   if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return undefined;
   const rider = meta[EXTENSION_ID];
@@ -82,12 +82,12 @@ function riderPolicy(ctx: ServerContext): { policy: unknown } | undefined {
   return 'policy' in rider ? { policy: (rider as { policy: unknown }).policy } : undefined;
 }
 
-function unknownTool(name: string): ProtocolError {
+export function unknownTool(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name} (not served to this caller)`, { extension: EXTENSION_ID, name });
 }
 
 /** -32602 like an unknown tool (the facet cannot say it), naming the reason the rider would give. */
-function unresolvable(name: string, reason: string): ProtocolError {
+export function unresolvable(name: string, reason: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} cannot be resolved: it is unavailable (${reason}), which the tools/resolve facet does not carry; ask the tools/list rider`, {
     extension: EXTENSION_ID,
     name,

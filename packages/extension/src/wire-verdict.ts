@@ -2,8 +2,10 @@ import type { ToolResult } from '@mcpproxy/evaluator';
 import {
   CHECK_REASON_CODES,
   RESOLVE_REASON_CODES,
+  REST_AGENT_REASON_CODES,
   RIDER_REASON_CODES,
   type CheckModeToolVerdict,
+  type PinnedToolVerdict,
   type ResolveFacet,
   type ToolVerdict,
 } from '@mcpproxy/schema';
@@ -11,6 +13,8 @@ import {
 const RIDER = new Set<string>(RIDER_REASON_CODES);
 const CHECK = new Set<string>(CHECK_REASON_CODES);
 const RESOLVE = new Set<string>(RESOLVE_REASON_CODES);
+/** The `pins` experiment (docs/decisions/0003) answers what REST answers an agent: the rider's codes and hash_mismatch. */
+const PINNED_RIDER = new Set<string>(REST_AGENT_REASON_CODES);
 
 /** A result whose code the surface may not carry: the producer refuses to emit it (never a reworded or reduced verdict). */
 export class OffSurfaceReason extends Error {
@@ -28,6 +32,11 @@ export class OffSurfaceReason extends Error {
  */
 export function riderVerdict(result: ToolResult): ToolVerdict {
   return wireVerdict(result, RIDER, 'rider') as unknown as ToolVerdict;
+}
+
+/** The per-tool verdict answering a pinned rider (`pins` experiment): the rider's fields, hash_mismatch allowed, still never a hash. */
+export function pinnedRiderVerdict(result: ToolResult): PinnedToolVerdict {
+  return wireVerdict(result, PINNED_RIDER, 'rider') as unknown as PinnedToolVerdict;
 }
 
 /** The same per-tool verdict in describe_tool check mode. Only check-mode codes may pass. */

@@ -18,6 +18,8 @@ export interface CatalogueGatewayOptions {
   readonly launcher?: readonly string[];
   /** How long the gateway may take to start and serve every tool (default 120 s). */
   readonly startMs?: number;
+  /** More gateway config members (e.g. extension_experiments for the decision records' benchmarks). */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 export interface CatalogueGateway {
@@ -41,7 +43,7 @@ export async function startCatalogueGateway(work: string, options: CatalogueGate
     return { name: `up${i}`, command: process.execPath, args: [FIXTURE, '--tools', file, '--name', `up${i}`], quarantined: false };
   });
   const config = join(work, 'gateway.json');
-  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, 'data'), api_key: 'bench-admin-key-0123456789', tool_quarantine: false, page_size: 10_000, servers }));
+  writeFileSync(config, JSON.stringify({ listen: '127.0.0.1:0', data_dir: join(work, 'data'), api_key: 'bench-admin-key-0123456789', tool_quarantine: false, page_size: 10_000, servers, ...options.config }));
   const [command, ...prefix] = options.launcher ?? [process.execPath];
   const args = options.launcher === undefined ? [SERVE, '--config', config] : [...prefix, process.execPath, SERVE, '--config', config];
   const child = new ChildHandle(command!, args);

@@ -23,8 +23,8 @@ export function modernPair(rider: unknown): RiderPair {
   };
 }
 
-/** 2025-11-25: one session that declared the extension at initialize; both POSTs go to it. */
-export async function legacyPair(url: string, rider: unknown): Promise<RiderPair> {
+/** 2025-11-25: one session that declared the extension at initialize (`declaration`, default `{ version: 1 }`); both POSTs go to it. */
+export async function legacyPair(url: string, rider: unknown, declaration: unknown = { version: 1 }): Promise<RiderPair> {
   const init = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -32,7 +32,7 @@ export async function legacyPair(url: string, rider: unknown): Promise<RiderPair
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: LEGACY, capabilities: { experimental: { [EXTENSION_ID]: { version: 1 } } }, clientInfo: { name: 'rider-bench', version: '1.0.0' } },
+      params: { protocolVersion: LEGACY, capabilities: { experimental: { [EXTENSION_ID]: declaration } }, clientInfo: { name: 'rider-bench', version: '1.0.0' } },
     }),
   });
   const sessionId = init.headers.get('mcp-session-id');

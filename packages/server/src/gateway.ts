@@ -141,6 +141,7 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
     serverInfo,
     recordToolCall: toolCallRecorder(store, options.log),
     inBandActivity: (record) => store.appendActivity(record),
+    extensionExperiments: config.extension_experiments,
     resourceSubscriptions: subscriptions,
     // 2026-07-28 calls whose upstream asked for input wait here for the client's retry.
     inputFlows: new InputFlows({ idleMs: CLIENT_ANSWER_TIMEOUT_MS, max: 1000 }),

@@ -94,12 +94,33 @@ export interface Settings {
 }
 
 /**
- * The client's mirror of the extension. A version other than the server's means not
- * negotiated.
+ * The client's mirror of the extension: version absent, or 1 up to the server's settings
+ * version, means negotiated (a version above it does not). experimental asks for prototypes
+ * by name (docs/decisions/); a mirror without it gets exactly the settings-version
+ * behaviour.
  */
 export interface ClientSettings {
+  readonly experimental?: ExperimentalFeatures;
   readonly version?: number;
   [property: string]: unknown;
+}
+
+/**
+ * Prototypes a client asks for by name, each true to ask (docs/decisions/): pins (pin_hash
+ * on rider entries, record 0003), error_facet (a malformed rider answered by the carrier's
+ * normal answer and an ErrorFacet instead of -32602, record 0002), batch_resolve
+ * (tools/resolve naming 1-50 tools in one exchange, BatchResolveParams, record 0004),
+ * ping_carrier (the Shape A rider on ping, whose result is otherwise empty,
+ * ShapeAPingResponse, record 0001). Each is served only when the server also enables it
+ * (the gateway: extension_experiments); a name the server does not know or has not enabled
+ * is ignored, so a client may ask for prototypes of later versions.
+ */
+export interface ExperimentalFeatures {
+  readonly batch_resolve?: boolean;
+  readonly error_facet?: boolean;
+  readonly ping_carrier?: boolean;
+  readonly pins?: boolean;
+  [property: string]: boolean;
 }
 
 /**
@@ -135,6 +156,25 @@ export interface ToolRef {
 export interface RequestRider {
   readonly policy?: Policy;
   readonly tools: readonly [ToolRef, ...ToolRef[]];
+}
+
+/**
+ * Experimental (pins): one required tool of a pinned rider. A pin that does not parse is a
+ * hash_mismatch verdict, as on REST.
+ */
+export interface PinnedToolRef {
+  readonly id: ToolId;
+  readonly pin_hash?: string;
+}
+
+/**
+ * Experimental (pins): the Shape A rider of a client that declared experimental.pins to a
+ * gateway that enabled it. Only pin_hash is new; expect_hashes, wait_ms and profile stay
+ * reserved. The same id twice with different pins is a malformed rider.
+ */
+export interface PinnedRequestRider {
+  readonly policy?: Policy;
+  readonly tools: readonly [PinnedToolRef, ...PinnedToolRef[]];
 }
 
 /**
@@ -193,6 +233,57 @@ export interface ResponseFacet {
 }
 
 /**
+ * The per-tool verdict on the extension wire and in check mode. Never a schema, a
+ * description or a hash.
+ */
+interface QuicktypePinnedToolVerdict {
+  readonly action?: Action;
+  readonly detail?: Text;
+  readonly did_you_mean?: DidYouMean;
+  readonly id: ToolId;
+  readonly reason?: RestAgentReasonCode;
+  readonly remediation?: Text;
+  readonly retryable?: boolean;
+  readonly status: Status;
+}
+
+/**
+ * Experimental (pins): the Shape A facet answering a pinned rider.
+ */
+export interface PinnedResponseFacet {
+  readonly checked_at: CheckedAt;
+  readonly request_id: RequestId;
+  readonly tools: readonly [PinnedToolVerdict, ...PinnedToolVerdict[]];
+  readonly verdict: Verdict;
+}
+
+/**
+ * Experimental (error_facet): rides result._meta["app.mcpproxy/required-tools"] of the
+ * carrier's normal answer when a client that asked for error_facet sends a malformed rider.
+ * error is the JSON-RPC error the carrier call would otherwise have failed with; nothing
+ * was evaluated, so there is no verdict.
+ */
+export interface ErrorFacet {
+  readonly error: ErrorClass;
+}
+
+export interface ErrorClass {
+  readonly code: -32602;
+  readonly data: Data;
+  readonly message: string;
+}
+
+export interface Data {
+  readonly code: DataCode;
+  readonly extension: ExtensionId;
+  readonly issues?: readonly unknown[];
+  readonly path: string;
+  [property: string]: unknown;
+}
+
+export type DataCode = 'invalid_request' | 'no_tools' | 'too_many_tools' | 'conflicting_pins';
+
+/**
  * Shape B facet: result.tool._meta["app.mcpproxy/required-tools"] of tools/resolve. No id
  * (the tool names itself), no set verdict, no did_you_mean (an unknown tool is -32602).
  */
@@ -203,6 +294,81 @@ interface QuicktypeResolveFacet {
   readonly remediation?: Text;
   readonly retryable?: boolean;
   readonly status: Status;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): tools/resolve params naming 1-50 tools at
+ * once, each as SEP-1862's { name, arguments }, from a client that declared
+ * experimental.batch_resolve to a server that enabled it.
+ */
+export interface BatchResolveParams {
+  readonly _meta?: { [key: string]: unknown };
+  readonly batch: readonly [Batch, ...Batch[]];
+}
+
+export interface Batch {
+  readonly arguments?: { [key: string]: unknown };
+  readonly name: string;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): the set wrapper of a batch resolve, in
+ * result._meta["app.mcpproxy/required-tools"]: the worst class over the entries (an error
+ * entry counts as the class of the reason it names, unknown_ids for a name not served) and
+ * the activity record's request id.
+ */
+export interface BatchResolveFacet {
+  readonly checked_at: CheckedAt;
+  readonly request_id: RequestId;
+  readonly verdict: Verdict;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): the result of a batch resolve, one entry per
+ * batch entry in order: a served tool with its Shape B facet, or the error a single
+ * tools/resolve of that name gives (-32602 for a tool not served to this caller).
+ */
+export interface BatchResolveResult {
+  readonly _meta: BatchResolveResultMeta;
+  readonly results: readonly [ResultClass, ...ResultClass[]];
+  [property: string]: unknown;
+}
+
+export interface BatchResolveResultMeta {
+  readonly 'app.mcpproxy/required-tools': BatchResolveFacet;
+  [property: string]: unknown;
+}
+
+export interface ResultClass {
+  /**
+   * An MCP Tool as served (only what the carriers here need to name).
+   */
+  readonly tool?: PurpleTool;
+  readonly error?: ErrorObject;
+  readonly name?: string;
+}
+
+export interface ErrorObject {
+  readonly code: number;
+  readonly data?: unknown;
+  readonly message: string;
+  [property: string]: unknown;
+}
+
+/**
+ * An MCP Tool as served (only what the carriers here need to name).
+ */
+export interface PurpleTool {
+  readonly _meta: PurpleMeta;
+  readonly annotations?: { [key: string]: unknown };
+  readonly inputSchema: { [key: string]: unknown };
+  readonly name: string;
+  [property: string]: unknown;
+}
+
+export interface PurpleMeta {
+  readonly 'app.mcpproxy/required-tools': ResolveFacet;
+  [property: string]: unknown;
 }
 
 /**
@@ -788,14 +954,36 @@ export interface ShapeAResponse {
 }
 
 export interface ShapeAResponseResult {
-  readonly _meta: ResultMeta;
+  readonly _meta: FluffyMeta;
   readonly nextCursor?: string;
   readonly resultType?: 'complete';
   readonly tools: readonly Tool[];
   [property: string]: unknown;
 }
 
-export interface ResultMeta {
+export interface FluffyMeta {
+  readonly 'app.mcpproxy/required-tools': ResponseFacet;
+  [property: string]: unknown;
+}
+
+/**
+ * Experimental (ping_carrier, record 0001): a ping JSON-RPC response carrying the Shape A
+ * facet (a ping result is otherwise empty).
+ */
+export interface ShapeAPingResponse {
+  readonly id: number | string;
+  readonly jsonrpc: '2.0';
+  readonly result: ShapeAPingResponseResult;
+  [property: string]: unknown;
+}
+
+export interface ShapeAPingResponseResult {
+  readonly _meta: TentacledMeta;
+  readonly resultType?: 'complete';
+  [property: string]: unknown;
+}
+
+export interface TentacledMeta {
   readonly 'app.mcpproxy/required-tools': ResponseFacet;
   [property: string]: unknown;
 }
@@ -815,22 +1003,22 @@ export interface ShapeBResponseResult {
   /**
    * An MCP Tool as served (only what the carriers here need to name).
    */
-  readonly tool: ToolObject;
+  readonly tool: FluffyTool;
   [property: string]: unknown;
 }
 
 /**
  * An MCP Tool as served (only what the carriers here need to name).
  */
-export interface ToolObject {
-  readonly _meta: ToolMeta;
+export interface FluffyTool {
+  readonly _meta: StickyMeta;
   readonly annotations?: { [key: string]: unknown };
   readonly inputSchema: { [key: string]: unknown };
   readonly name: string;
   [property: string]: unknown;
 }
 
-export interface ToolMeta {
+export interface StickyMeta {
   readonly 'app.mcpproxy/required-tools': ResolveFacet;
   [property: string]: unknown;
 }
@@ -880,6 +1068,18 @@ export interface GatewayConfig {
    * '~' is the user's home directory. Created on first use.
    */
   readonly data_dir?: string;
+  /**
+   * Prototypes of the app.mcpproxy/required-tools extension this gateway may serve
+   * (docs/decisions/ in the repository): pins (pin_hash on rider entries, compared only for a
+   * tool that is otherwise ready), error_facet (a malformed rider answered by the carrier's
+   * normal answer and an error facet instead of -32602), batch_resolve (tools/resolve naming
+   * 1-50 tools in one exchange, with the set verdict), ping_carrier (the rider on ping, so a
+   * check does not carry the tool listing). Each also needs the client to ask for it by name
+   * in its declaration of the extension (experimental: { <name>: true }); a client that does
+   * not ask sees exactly the settings-version behaviour. Empty (the default): none. Needs a
+   * restart.
+   */
+  readonly extension_experiments?: readonly ExtensionExperiment[];
   /**
    * stdio sessions only (`serve --stdio`, and sessions a second stdio gateway relays to this
    * one): how long a tools/list answered in the first moments after start may wait for the
@@ -962,6 +1162,8 @@ export interface GatewayConfig {
    */
   readonly watch_config?: boolean;
 }
+
+export type ExtensionExperiment = 'pins' | 'error_facet' | 'batch_resolve' | 'ping_carrier';
 
 /**
  * The gateway's store. kind postgres takes exactly one of url and url_env; kind sqlite
@@ -1185,6 +1387,28 @@ export type CheckModeToolVerdict = ReadyCheckModeToolVerdict | UnavailableCheckM
 type _CheckModeToolVerdictFitsQuicktype = Assert<CheckModeToolVerdict extends QuicktypeCheckModeToolVerdict ? true : false>;
 type _CheckModeToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<CheckModeToolVerdict, QuicktypeCheckModeToolVerdict>>;
 
+/** PinnedToolVerdict when the tool is ready: its identity only. */
+export interface ReadyPinnedToolVerdict {
+  readonly id: ToolId;
+  readonly status: 'ready';
+  readonly reason?: never;
+  readonly retryable?: never;
+  readonly action?: never;
+  readonly detail?: never;
+  readonly remediation?: never;
+  readonly did_you_mean?: never;
+}
+
+/** PinnedToolVerdict when the tool is unavailable: one member per reason code. */
+export type UnavailablePinnedToolVerdict = {
+  readonly [C in RestAgentReasonCode]: { readonly id: ToolId; } & UnavailableFields<C> & DidYouMeanField<C>;
+}[RestAgentReasonCode];
+
+/** Experimental (pins): a per-tool verdict answering a pinned rider: the rider's codes and hash_mismatch (what REST answers an agent), never a hash. */
+export type PinnedToolVerdict = ReadyPinnedToolVerdict | UnavailablePinnedToolVerdict;
+type _PinnedToolVerdictFitsQuicktype = Assert<PinnedToolVerdict extends QuicktypePinnedToolVerdict ? true : false>;
+type _PinnedToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<PinnedToolVerdict, QuicktypePinnedToolVerdict>>;
+
 /** ResolveFacet when the tool is ready: its identity only. */
 export interface ReadyResolveFacet {
   readonly status: 'ready';
@@ -1342,6 +1566,31 @@ export interface LenientResponseFacet {
 }
 
 /**
+ * The per-tool verdict on the extension wire and in check mode. Never a schema, a
+ * description or a hash.
+ */
+interface QuicktypeLenientPinnedToolVerdict {
+  readonly action?: LenientAction;
+  readonly detail?: Text;
+  readonly did_you_mean?: DidYouMean;
+  readonly id: ToolId;
+  readonly reason?: string;
+  readonly remediation?: Text;
+  readonly retryable?: boolean;
+  readonly status: Status;
+}
+
+/**
+ * Experimental (pins): the Shape A facet answering a pinned rider.
+ */
+export interface LenientPinnedResponseFacet {
+  readonly checked_at: CheckedAt;
+  readonly request_id: RequestId;
+  readonly tools: readonly [LenientPinnedToolVerdict, ...LenientPinnedToolVerdict[]];
+  readonly verdict: Verdict;
+}
+
+/**
  * Shape B facet: result.tool._meta["app.mcpproxy/required-tools"] of tools/resolve. No id
  * (the tool names itself), no set verdict, no did_you_mean (an unknown tool is -32602).
  */
@@ -1352,6 +1601,54 @@ interface QuicktypeLenientResolveFacet {
   readonly remediation?: Text;
   readonly retryable?: boolean;
   readonly status: Status;
+}
+
+/**
+ * Experimental (batch_resolve, record 0004): the result of a batch resolve, one entry per
+ * batch entry in order: a served tool with its Shape B facet, or the error a single
+ * tools/resolve of that name gives (-32602 for a tool not served to this caller).
+ */
+export interface LenientBatchResolveResult {
+  readonly _meta: LenientBatchResolveResultMeta;
+  readonly results: readonly [LenientResultClass, ...LenientResultClass[]];
+  [property: string]: unknown;
+}
+
+export interface LenientBatchResolveResultMeta {
+  readonly 'app.mcpproxy/required-tools': BatchResolveFacet;
+  [property: string]: unknown;
+}
+
+export interface LenientResultClass {
+  /**
+   * An MCP Tool as served (only what the carriers here need to name).
+   */
+  readonly tool?: LenientPurpleTool;
+  readonly error?: LenientError;
+  readonly name?: string;
+}
+
+export interface LenientError {
+  readonly code: number;
+  readonly data?: unknown;
+  readonly message: string;
+  [property: string]: unknown;
+}
+
+/**
+ * An MCP Tool as served (only what the carriers here need to name).
+ */
+export interface LenientPurpleTool {
+  readonly _meta: LenientPurpleMeta;
+  readonly annotations?: { [key: string]: unknown };
+  readonly inputSchema: { [key: string]: unknown };
+  readonly name: string;
+  [property: string]: unknown;
+}
+
+export interface LenientPurpleMeta {
+  readonly 'app.mcpproxy/required-tools': LenientResolveFacet;
+  [property: string]: unknown;
 }
 
 interface QuicktypeLenientRestToolVerdictShape {
@@ -1440,14 +1737,36 @@ export interface LenientShapeAResponse {
 }
 
 export interface LenientShapeAResponseResult {
-  readonly _meta: LenientResultMeta;
+  readonly _meta: LenientFluffyMeta;
   readonly nextCursor?: string;
   readonly resultType?: 'complete';
   readonly tools: readonly Tool[];
   [property: string]: unknown;
 }
 
-export interface LenientResultMeta {
+export interface LenientFluffyMeta {
+  readonly 'app.mcpproxy/required-tools': LenientResponseFacet;
+  [property: string]: unknown;
+}
+
+/**
+ * Experimental (ping_carrier, record 0001): a ping JSON-RPC response carrying the Shape A
+ * facet (a ping result is otherwise empty).
+ */
+export interface LenientShapeAPingResponse {
+  readonly id: number | string;
+  readonly jsonrpc: '2.0';
+  readonly result: LenientShapeAPingResponseResult;
+  [property: string]: unknown;
+}
+
+export interface LenientShapeAPingResponseResult {
+  readonly _meta: LenientTentacledMeta;
+  readonly resultType?: 'complete';
+  [property: string]: unknown;
+}
+
+export interface LenientTentacledMeta {
   readonly 'app.mcpproxy/required-tools': LenientResponseFacet;
   [property: string]: unknown;
 }
@@ -1467,22 +1786,22 @@ export interface LenientShapeBResponseResult {
   /**
    * An MCP Tool as served (only what the carriers here need to name).
    */
-  readonly tool: LenientToolObject;
+  readonly tool: LenientFluffyTool;
   [property: string]: unknown;
 }
 
 /**
  * An MCP Tool as served (only what the carriers here need to name).
  */
-export interface LenientToolObject {
-  readonly _meta: LenientToolMeta;
+export interface LenientFluffyTool {
+  readonly _meta: LenientStickyMeta;
   readonly annotations?: { [key: string]: unknown };
   readonly inputSchema: { [key: string]: unknown };
   readonly name: string;
   [property: string]: unknown;
 }
 
-export interface LenientToolMeta {
+export interface LenientStickyMeta {
   readonly 'app.mcpproxy/required-tools': LenientResolveFacet;
   [property: string]: unknown;
 }
@@ -1512,6 +1831,14 @@ export type UnavailableLenientCheckModeToolVerdict = { readonly id: ToolId; } & 
 export type LenientCheckModeToolVerdict = ReadyCheckModeToolVerdict | UnavailableLenientCheckModeToolVerdict;
 type _LenientCheckModeToolVerdictFitsQuicktype = Assert<LenientCheckModeToolVerdict extends QuicktypeLenientCheckModeToolVerdict ? true : false>;
 type _LenientCheckModeToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<LenientCheckModeToolVerdict, QuicktypeLenientCheckModeToolVerdict>>;
+
+/** LenientPinnedToolVerdict when the tool is unavailable: one member per reason code. */
+export type UnavailableLenientPinnedToolVerdict = { readonly id: ToolId; } & AnyCodeUnavailableFields<LenientAction> & { readonly did_you_mean?: DidYouMean };
+
+/** Experimental (pins): a per-tool verdict answering a pinned rider: the rider's codes and hash_mismatch (what REST answers an agent), never a hash. */
+export type LenientPinnedToolVerdict = ReadyPinnedToolVerdict | UnavailableLenientPinnedToolVerdict;
+type _LenientPinnedToolVerdictFitsQuicktype = Assert<LenientPinnedToolVerdict extends QuicktypeLenientPinnedToolVerdict ? true : false>;
+type _LenientPinnedToolVerdictKeepsQuicktypeKeys = Assert<SameKeys<LenientPinnedToolVerdict, QuicktypeLenientPinnedToolVerdict>>;
 
 /** LenientResolveFacet when the tool is unavailable: one member per reason code. */
 export type UnavailableLenientResolveFacet = AnyCodeUnavailableFields<LenientAction>;
@@ -1549,10 +1876,13 @@ export interface StrictTypes {
   readonly ExtensionId: ExtensionId;
   readonly Settings: Settings;
   readonly ClientSettings: ClientSettings;
+  readonly ExperimentalFeatures: ExperimentalFeatures;
   readonly Policy: Policy;
   readonly ToolId: ToolId;
   readonly ToolRef: ToolRef;
   readonly RequestRider: RequestRider;
+  readonly PinnedToolRef: PinnedToolRef;
+  readonly PinnedRequestRider: PinnedRequestRider;
   readonly Status: Status;
   readonly Verdict: Verdict;
   readonly Action: Action;
@@ -1567,7 +1897,13 @@ export interface StrictTypes {
   readonly ToolVerdict: ToolVerdict;
   readonly CheckModeToolVerdict: CheckModeToolVerdict;
   readonly ResponseFacet: ResponseFacet;
+  readonly PinnedToolVerdict: PinnedToolVerdict;
+  readonly PinnedResponseFacet: PinnedResponseFacet;
+  readonly ErrorFacet: ErrorFacet;
   readonly ResolveFacet: ResolveFacet;
+  readonly BatchResolveParams: BatchResolveParams;
+  readonly BatchResolveFacet: BatchResolveFacet;
+  readonly BatchResolveResult: BatchResolveResult;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;
   readonly RestToolVerdictShape: RestToolVerdictShape;
@@ -1610,6 +1946,7 @@ export interface StrictTypes {
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: ShapeAResponse;
+  readonly ShapeAPingResponse: ShapeAPingResponse;
   readonly ShapeBResponse: ShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;
@@ -1627,10 +1964,13 @@ export interface LenientTypes {
   readonly ExtensionId: ExtensionId;
   readonly Settings: LenientSettings;
   readonly ClientSettings: ClientSettings;
+  readonly ExperimentalFeatures: ExperimentalFeatures;
   readonly Policy: Policy;
   readonly ToolId: ToolId;
   readonly ToolRef: ToolRef;
   readonly RequestRider: RequestRider;
+  readonly PinnedToolRef: PinnedToolRef;
+  readonly PinnedRequestRider: PinnedRequestRider;
   readonly Status: Status;
   readonly Verdict: Verdict;
   readonly Action: LenientAction;
@@ -1645,7 +1985,13 @@ export interface LenientTypes {
   readonly ToolVerdict: LenientToolVerdict;
   readonly CheckModeToolVerdict: LenientCheckModeToolVerdict;
   readonly ResponseFacet: LenientResponseFacet;
+  readonly PinnedToolVerdict: LenientPinnedToolVerdict;
+  readonly PinnedResponseFacet: LenientPinnedResponseFacet;
+  readonly ErrorFacet: ErrorFacet;
   readonly ResolveFacet: LenientResolveFacet;
+  readonly BatchResolveParams: BatchResolveParams;
+  readonly BatchResolveFacet: BatchResolveFacet;
+  readonly BatchResolveResult: LenientBatchResolveResult;
   readonly RestToolRef: RestToolRef;
   readonly RestPreflightRequest: RestPreflightRequest;
   readonly RestToolVerdictShape: LenientRestToolVerdictShape;
@@ -1688,6 +2034,7 @@ export interface LenientTypes {
   readonly Tool: Tool;
   readonly ShapeARequest: ShapeARequest;
   readonly ShapeAResponse: LenientShapeAResponse;
+  readonly ShapeAPingResponse: LenientShapeAPingResponse;
   readonly ShapeBResponse: LenientShapeBResponse;
   readonly ServerName: ServerName;
   readonly ProfileName: ProfileName;

@@ -18,6 +18,7 @@ export const GATEWAY_DEFAULTS = {
   reconnect_max_delay_ms: 30_000,
   first_listing_wait_ms: 5000,
   watch_config: false,
+  extension_experiments: [],
   oauth_callback_port: 8799,
   agent_tokens: [],
   profiles: [],

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { checkValue, strictValidators } from '@mcpproxy/schema';
-import type { AgentTokenConfig, GatewayConfig, ProfileConfig, ServerConfig } from '@mcpproxy/schema';
+import type { AgentTokenConfig, ExtensionExperiment, GatewayConfig, ProfileConfig, ServerConfig } from '@mcpproxy/schema';
 import { ensureApiKey } from './api-key-file.js';
 import { DATA_DIR_ENV, GATEWAY_DEFAULTS, SERVER_DEFAULTS } from './config-defaults.js';
 import { crossCheckConfig } from './config-cross-checks.js';
@@ -52,6 +52,7 @@ export interface ResolvedConfig extends GatewayConfig {
   readonly reconnect_max_delay_ms: number;
   readonly first_listing_wait_ms: number;
   readonly watch_config: boolean;
+  readonly extension_experiments: readonly ExtensionExperiment[];
   readonly oauth_callback_port: number;
   readonly servers: readonly ResolvedServerConfig[];
   readonly agent_tokens: readonly AgentTokenConfig[];

@@ -1,6 +1,6 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
-import { RequiredToolsExtension, type ActivitySink } from '@mcpproxy/extension';
+import { RequiredToolsExtension, type ActivitySink, type ExtensionExperiment } from '@mcpproxy/extension';
 import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
@@ -38,6 +38,11 @@ export interface GatewayMcpOptions {
    * no verdict.
    */
   readonly inBandActivity?: ActivitySink;
+  /**
+   * The extension's prototypes (docs/decisions/) this gateway serves to clients that ask for them by
+   * name (config extension_experiments). Absent or empty: none, for every client.
+   */
+  readonly extensionExperiments?: readonly ExtensionExperiment[];
   /** Records each dispatched call in the activity log (server, tool, outcome, duration; never arguments). */
   readonly recordToolCall?: ToolCallRecorder;
   /** Who is subscribed to which upstream resource, shared by every server instance. Absent: tools only. */
@@ -94,6 +99,7 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
         hostTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
       },
       activity: options.inBandActivity,
+      ...(options.extensionExperiments === undefined ? {} : { experiments: options.extensionExperiments }),
     });
     requiredTools.attach(server, { era: context.era });
   }

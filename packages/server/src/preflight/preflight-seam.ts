@@ -48,11 +48,10 @@
  * final answer.
  */
 import { dedupeToolIds, evaluate, type Evaluation, type PreflightRequest, type Scope, type Tier, type ToolResult } from '@mcpproxy/evaluator';
-import { acceptRequestId, parseSurfaceRequest, type SurfaceRequest } from '@mcpproxy/extension';
+import { acceptRequestId, findPinConflict, parseSurfaceRequest, type SurfaceRequest } from '@mcpproxy/extension';
 import type { Verdict } from '@mcpproxy/schema';
 import type { Store } from '../store/store.js';
 import { parseJsonText } from '../json/json-text.js';
-import { findPinConflict } from './conflicting-pins.js';
 import { EvaluationMemo, type MemoEntry } from './evaluation-memo.js';
 import { restActivityRecord } from './rest-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
