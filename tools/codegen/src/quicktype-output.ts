@@ -27,6 +27,12 @@ function readonlyArrays(type: string): string {
   return type;
 }
 
+// A typed index signature beside optional members (`pins?: boolean` and `[property: string]: boolean`)
+// compiles only under exactOptionalPropertyTypes: a consumer without it reads each optional member as
+// `boolean | undefined` and gets TS2411. The index type takes `| undefined` too, which is also true:
+// a name the object does not have reads as undefined.
+const TYPED_INDEX = /^(\[property: string\]: )(?!unknown;|any;)(.+);$/;
+
 function restyleLine(line: string): string {
   const indent = /^( *)/.exec(line)?.[1]?.length ?? 0;
   const body = line.trimStart();
@@ -34,6 +40,8 @@ function restyleLine(line: string): string {
   const pad = ' '.repeat(Math.floor(indent / 4) * 2 + (indent % 4));
   if (body.startsWith('*') || body.startsWith('/*')) return `${pad}${body}`;
   const member = /^(readonly [^:]+?\??:)\s+(.+);$/.exec(body);
+  const index = TYPED_INDEX.exec(body);
+  if (index?.[1] !== undefined && index[2] !== undefined) return `${pad}${index[1]}${index[2]} | undefined;`;
   const restyled = member?.[1] !== undefined && member[2] !== undefined ? `${member[1]} ${readonlyArrays(member[2])};` : body;
   return `${pad}${restyled}`.replace(/"([^"'\\]*)"/g, "'$1'");
 }

@@ -120,7 +120,7 @@ export interface ExperimentalFeatures {
   readonly error_facet?: boolean;
   readonly ping_carrier?: boolean;
   readonly pins?: boolean;
-  [property: string]: boolean;
+  [property: string]: boolean | undefined;
 }
 
 /**
