@@ -1,5 +1,5 @@
 // A user's clone has nothing beside it. A tracked file that reaches for a sibling folder (the team's
-// reading material sits in one called "shared" on the developers' machines) works only there: the
+// reading material sits in one beside the developers' clones, see SIBLING_FOLDERS) works only there: the
 // path may be written whole (dot-dot, a slash, the folder's name), or built from segments (a
 // resolve() call given the parent and the folder as separate arguments). This file spells none of
 // them out, so that it passes its own check.

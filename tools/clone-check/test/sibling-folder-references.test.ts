@@ -43,7 +43,7 @@ describe('paths into a sibling folder', () => {
     const reference = fc.constantFrom(`${UP}/${F}/`, `'${UP}', '${F}'`, `"${UP}","${F}"`, `${UP}/${UP}/${F}`);
     fc.assert(
       fc.property(noise, reference, noise, (before, ref, after) => {
-        // A separator after it: "shared0" would be another folder.
+        // A separator after it: the name with a digit appended would be another folder.
         const found = findSiblingFolderReferences(`${before}${ref} ${after}`, F);
         return found.length === 1 && found[0]!.text.includes(F);
       }),
