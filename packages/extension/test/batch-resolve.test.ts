@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RequiredToolsExtension, type ExtensionExperiment } from '../src/index.js';
+import { oneServerSnapshot } from './one-server-snapshot.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 const HASH = `sha256/v1:${'a'.repeat(64)}`;
@@ -15,34 +16,7 @@ const ASKING = { version: 1, experimental: { batch_resolve: true } };
 
 /** Upstream `files`: `read` approved and ready, `write` quarantined for review (pending). */
 function filesSnapshot(): GatewaySnapshot {
-  const approval = (tool: string, status: 'approved' | 'pending') => ({ tool, status, approved_hash: status === 'approved' ? HASH : null, current_hash: HASH, hash_schema_version: 1, user_disabled: false });
-  return {
-    version: 1,
-    tool_quarantine: true,
-    profiles: new Map(),
-    servers: new Map([
-      [
-        'files',
-        {
-          name: 'files',
-          enabled: true,
-          quarantined: false,
-          connection: { state: 'ready', ever_ready: true },
-          tools: new Map([
-            ['read', { name: 'read', hash: HASH }],
-            ['write', { name: 'write', hash: HASH }],
-          ]),
-          approvals: new Map([
-            ['read', approval('read', 'approved')],
-            ['write', approval('write', 'pending')],
-          ]),
-          enabled_tools: [],
-          disabled_tools: [],
-          auto_approve_tool_changes: false,
-        },
-      ],
-    ]),
-  } as GatewaySnapshot;
+  return oneServerSnapshot('files', HASH, [{ name: 'read' }, { name: 'write', status: 'pending' }]);
 }
 
 const Answer = z.looseObject({});

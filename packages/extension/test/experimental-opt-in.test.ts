@@ -7,6 +7,7 @@ import { EXTENSION_ID, type PreflightActivityRecord } from '@mcpproxy/schema';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { EXTENSION_EXPERIMENTS, RequiredToolsExtension, type ExtensionExperiment } from '../src/index.js';
+import { oneServerSnapshot } from './one-server-snapshot.js';
 
 /** A client's declaration of the extension, as JSON (what the SDK's capabilities accept). */
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -17,27 +18,7 @@ const OTHER = `sha256/v1:${'b'.repeat(64)}`;
 
 /** One upstream `files` with one approved tool `read`, whose hash is HASH. */
 function filesSnapshot(): GatewaySnapshot {
-  return {
-    version: 1,
-    tool_quarantine: true,
-    profiles: new Map(),
-    servers: new Map([
-      [
-        'files',
-        {
-          name: 'files',
-          enabled: true,
-          quarantined: false,
-          connection: { state: 'ready', ever_ready: true },
-          tools: new Map([['read', { name: 'read', hash: HASH }]]),
-          approvals: new Map([['read', { tool: 'read', status: 'approved', approved_hash: HASH, current_hash: HASH, hash_schema_version: 1, user_disabled: false }]]),
-          enabled_tools: [],
-          disabled_tools: [],
-          auto_approve_tool_changes: false,
-        },
-      ],
-    ]),
-  };
+  return oneServerSnapshot('files', HASH, [{ name: 'read' }]);
 }
 
 function filesExtension(experiments: ExtensionExperiment[] | undefined, records: PreflightActivityRecord[] = []): RequiredToolsExtension {

@@ -3,43 +3,19 @@
 // snapshot and a scope) answering the rider, resolve and check mode on both revisions, with what
 // the activity sink receives. When the state or the sink fails, no verdict reaches the wire.
 import { describe, expect, it } from 'vitest';
-import { prepareSnapshot, type GatewaySnapshot, type IndexedTool } from '@mcpproxy/evaluator';
+import { prepareSnapshot, type GatewaySnapshot } from '@mcpproxy/evaluator';
 import { checkValue, EXTENSION_ID, SETTINGS_VERSION, strictValidators, type PreflightActivityRecord } from '@mcpproxy/schema';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, McpServer, Server, type ListToolsResult, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RequiredToolsExtension, TOOL_RESOLUTION_EXTENSION_ID, type GatewayState, type RequiredToolsExtensionOptions } from '../src/index.js';
+import { oneServerSnapshot } from './one-server-snapshot.js';
 
 const HASH = `sha256/v1:${'c'.repeat(64)}`;
 
 /** A gateway's view of one upstream, `weather`: `forecast` read-only, `alert` without annotations. */
 function weatherSnapshot(): GatewaySnapshot {
-  const tool = (name: string, annotations?: IndexedTool['annotations']): IndexedTool => ({ name, hash: HASH, ...(annotations === undefined ? {} : { annotations }) });
-  const tools = new Map([
-    ['forecast', tool('forecast', { readOnlyHint: true })],
-    ['alert', tool('alert')],
-  ]);
-  return {
-    version: 1,
-    tool_quarantine: true,
-    profiles: new Map(),
-    servers: new Map([
-      [
-        'weather',
-        {
-          name: 'weather',
-          enabled: true,
-          quarantined: false,
-          connection: { state: 'ready', ever_ready: true },
-          tools,
-          approvals: new Map([...tools.keys()].map((t) => [t, { tool: t, status: 'approved', approved_hash: HASH, current_hash: HASH, hash_schema_version: 1, user_disabled: false }] as const)),
-          enabled_tools: [],
-          disabled_tools: [],
-          auto_approve_tool_changes: false,
-        },
-      ],
-    ]),
-  };
+  return oneServerSnapshot('weather', HASH, [{ name: 'forecast', annotations: { readOnlyHint: true } }, { name: 'alert' }]);
 }
 
 const LISTED: Tool[] = [

@@ -3,40 +3,20 @@
 // is per answer (request id, time) is new each time; a different rider gets values of its own. A
 // server that keeps JSON text per frozen value (the gateway) then serializes neither more than once.
 import { describe, expect, it } from 'vitest';
-import { prepareSnapshot, type GatewaySnapshot, type IndexedTool } from '@mcpproxy/evaluator';
+import { prepareSnapshot, type GatewaySnapshot } from '@mcpproxy/evaluator';
 import { checkValue, EXTENSION_ID, strictValidators, type PreflightActivityRecord } from '@mcpproxy/schema';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, Server, type JSONRPCMessage, type ListToolsResult } from '@modelcontextprotocol/server';
 import { RequiredToolsExtension } from '../src/index.js';
+import { oneServerSnapshot } from './one-server-snapshot.js';
 
 const HASH = `sha256/v1:${'e'.repeat(64)}`;
 
 function snapshot(): GatewaySnapshot {
-  const tools = new Map<string, IndexedTool>([
-    ['read', { name: 'read', hash: HASH, annotations: { readOnlyHint: true } }],
-    ['write', { name: 'write', hash: HASH, annotations: { readOnlyHint: false } }],
+  return oneServerSnapshot('files', HASH, [
+    { name: 'read', annotations: { readOnlyHint: true } },
+    { name: 'write', annotations: { readOnlyHint: false } },
   ]);
-  return {
-    version: 1,
-    tool_quarantine: true,
-    profiles: new Map(),
-    servers: new Map([
-      [
-        'files',
-        {
-          name: 'files',
-          enabled: true,
-          quarantined: false,
-          connection: { state: 'ready', ever_ready: true },
-          tools,
-          approvals: new Map([...tools.keys()].map((t) => [t, { tool: t, status: 'approved', approved_hash: HASH, current_hash: HASH, hash_schema_version: 1, user_disabled: false }] as const)),
-          enabled_tools: [],
-          disabled_tools: [],
-          auto_approve_tool_changes: false,
-        },
-      ],
-    ]),
-  };
 }
 
 function isDeepFrozen(value: unknown): boolean {
