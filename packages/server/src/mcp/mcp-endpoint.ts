@@ -55,6 +55,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const listens = new ListenStreamRegistry(maxListenStreams, options.watchListen);
   const bus = new InMemoryServerEventBus(onError);
   const prepared = new PreparedModernAnswers();
+  let closed = false;
   // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
   const modern = createMcpHandler(
     (ctx) => {
@@ -92,7 +93,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           // The SDK's own routing predicate: 2025-era traffic (initialize, claim-less POSTs) goes to the
           // sessionful leg; everything else, including modern ladder errors, to the strict one. A body
           // that certainly goes to the strict one is not classified twice.
-          if (certainlyModern(body.value)) return options.modernListing?.(request, body.value, identity) ?? forward(request, body.value);
+          // Once closed, the SDK's handler refuses every request; so does the endpoint, through it.
+          if (certainlyModern(body.value)) return (closed ? undefined : options.modernListing?.(request, body.value, identity)) ?? forward(request, body.value);
           if (await isLegacyRequest(request, body.value)) return legacy.handle(request, identity, body.value);
           return forward(request, body.value);
         case 'unparsed':
@@ -114,6 +116,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       listens.closeToken(tokenName);
     },
     async close() {
+      closed = true;
       await Promise.all([legacy.close(), modern.close()]);
     },
   };
