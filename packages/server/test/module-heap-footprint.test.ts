@@ -24,7 +24,6 @@ describe('module heap footprint', () => {
   it(`the gateway's modules and the SDK's wire schemas take under ${HEAP_BOUND_MIB} MiB of heap`, { timeout: 60_000 }, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', PROBE], { cwd: PACKAGE_DIR });
     const { grown } = JSON.parse(stdout) as { grown: number };
-    console.log(`heap grown by ${grown.toFixed(1)} MiB`);
     expect(grown, `heap grown by ${grown.toFixed(1)} MiB`).toBeLessThan(HEAP_BOUND_MIB);
   });
 });
