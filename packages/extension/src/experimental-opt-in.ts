@@ -38,8 +38,12 @@ export function enabledExperiments(option: Iterable<unknown> | undefined): Reado
  * agents of a server can reach. Empty whenever either side is silent.
  */
 export function requestedExperiments(server: Server, ctx: ServerContext, enabled: ReadonlySet<ExtensionExperiment>): ReadonlySet<ExtensionExperiment> {
+  return enabled.size === 0 ? NONE : grantedExperiments(clientDeclaration(server, ctx, EXTENSION_ID), enabled);
+}
+
+/** {@link requestedExperiments} for the client's declaration of the extension on the request. */
+export function grantedExperiments(declaration: unknown, enabled: ReadonlySet<ExtensionExperiment>): ReadonlySet<ExtensionExperiment> {
   if (enabled.size === 0) return NONE;
-  const declaration = clientDeclaration(server, ctx, EXTENSION_ID);
   if (!isNegotiated(declaration)) return NONE;
   const asked = member(declaration, 'experimental');
   if (!isRecord(asked)) return NONE;

@@ -9,6 +9,7 @@ import { findPinConflict } from './conflicting-pins.js';
 import type { ListingReader, StateSource } from './state-source.js';
 import { parseSurfaceRequest } from './surface-request.js';
 import { InvalidToolState } from './tool-availability.js';
+import { memoisedRiderRequest, type CheckedRequest } from './rider-request-memo.js';
 
 /**
  * Receives the activity record of every evaluated in-band check before the answer goes out (the
@@ -38,14 +39,9 @@ export async function runInBandCheck(
   listing: ListingReader,
   options: InBandCheckOptions = {},
 ): Promise<InBandOutcome> {
-  const parsed = parseSurfaceRequest(surface, raw, options);
-  if (!parsed.ok) return { ok: false, error: { kind: 'request', ...parsed.error } };
-  const { entries, policy } = parsed.request;
-  const conflict = findPinConflict(entries);
-  if (conflict !== undefined) {
-    return { ok: false, error: { kind: 'request', code: 'conflicting_pins', message: `tool ${JSON.stringify(conflict.id)} is requested with two different pins`, path: `/tools/${conflict.index}` } };
-  }
-  const request: PreflightRequest = { tools: dedupeToolIds(entries), ...(policy === undefined ? {} : { policy }) };
+  const checked = surface === 'mcp-rider' ? memoisedRiderRequest(raw, options.pins === true, () => checkedRequest(surface, raw, options)) : checkedRequest(surface, raw, options);
+  if (!checked.ok) return checked;
+  const request = checked.request;
 
   let evaluation: Evaluation;
   try {
@@ -71,6 +67,20 @@ export async function runInBandCheck(
     return unavailable('activity_unavailable', 'the activity record could not be written; no verdict was computed');
   }
   return { ok: true, result: { verdict: evaluation.verdict, checked_at: checkedAt, request_id: requestId, tools: evaluation.tools } };
+}
+
+/** The raw request validated with the surface's strict schema, checked for conflicting pins, deduplicated. */
+function checkedRequest(surface: InBandSurface, raw: unknown, options: InBandCheckOptions): CheckedRequest {
+  const parsed = parseSurfaceRequest(surface, raw, options);
+  if (!parsed.ok) return { ok: false, error: { kind: 'request', ...parsed.error } };
+  const { entries, policy } = parsed.request;
+  const conflict = findPinConflict(entries);
+  if (conflict !== undefined) {
+    return { ok: false, error: { kind: 'request', code: 'conflicting_pins', message: `tool ${JSON.stringify(conflict.id)} is requested with two different pins`, path: `/tools/${conflict.index}` } };
+  }
+  // The policy is copied: a memoised request is frozen, and the caller's own rider must not be.
+  const request: PreflightRequest = { tools: dedupeToolIds(entries), ...(policy === undefined ? {} : { policy: { ...policy } }) };
+  return { ok: true, request };
 }
 
 /**

@@ -19,12 +19,15 @@ export function isModernRequest(ctx: ServerContext): boolean {
  */
 export function clientDeclaration(server: Server, ctx: ServerContext, id: string): unknown {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-  if (envelope !== undefined && Object.hasOwn(envelope, CLIENT_CAPABILITIES_KEY)) {
-    return member(member(envelope[CLIENT_CAPABILITIES_KEY], 'extensions'), id);
-  }
+  if (envelope !== undefined && Object.hasOwn(envelope, CLIENT_CAPABILITIES_KEY)) return envelopeDeclaration(envelope, id);
   // The accessor is deprecated for 2026-07-28 requests only; on a 2025-11-25 session it is the
   // initialize-scoped declaration, which is exactly the legacy negotiation.
   return member(server.getClientCapabilities()?.experimental, id);
+}
+
+/** The client's declaration of `id` in a 2026-07-28 request's own envelope (its clientCapabilities' `extensions`). */
+export function envelopeDeclaration(envelope: Readonly<Record<string, unknown>>, id: string): unknown {
+  return member(member(envelope[CLIENT_CAPABILITIES_KEY], 'extensions'), id);
 }
 
 /**

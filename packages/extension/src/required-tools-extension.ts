@@ -1,14 +1,16 @@
 import { EXTENSION_ID, MAX_TOOLS, SETTINGS_VERSION, type Settings } from '@mcpproxy/schema';
-import type { CallToolResult, McpServer, ProtocolEra, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, ListToolsResult, McpServer, ProtocolEra, RequestId, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { BatchAwareResolveParams, isBatchShaped, refuseAsSingle, resolveBatch } from './batch-resolve.js';
 import { CHECK_MODE_TOOL, runCheckMode } from './check-mode.js';
 import { CHECK_MODE_TOOL_DEFINITION } from './check-mode-tool.js';
-import { enabledExperiments, requestedExperiments, type ExtensionExperiment } from './experimental-opt-in.js';
+import { enabledExperiments, grantedExperiments, requestedExperiments, type ExtensionExperiment } from './experimental-opt-in.js';
 import { runInBandCheck, type ActivitySink, type InBandCheckOptions } from './in-band-check.js';
 import type { InBandOutcome, InBandSurface } from './in-band-outcome.js';
 import { OwnToolHandlers } from './own-tool-handlers.js';
 import { pingWithRider } from './ping-carrier.js';
-import { listToolsWithRider } from './rider-carrier.js';
+import { envelopeDeclaration } from './negotiation.js';
+import { carryFacet, listToolsWithRider } from './rider-carrier.js';
+import { declaredRiderFacet } from './rider-facet.js';
 import { gatewayStateSource, toolStateSource, type GatewayState, type ListingReader, type StateSource } from './state-source.js';
 import { callbackAvailability, snapshotAvailability, type ToolAvailabilityCallbacks, type ToolStateReader } from './tool-availability.js';
 import { resolveTool, ResolveParamsSchema, TOOL_RESOLUTION_EXTENSION_ID, TOOLS_RESOLVE_METHOD } from './tools-resolve.js';
@@ -132,6 +134,29 @@ export class RequiredToolsExtension {
       });
     }
     this.#attached.set(server, own);
+  }
+
+  /**
+   * tools/list on 2026-07-28 for a server that answers it without an SDK server instance: one that
+   * keeps its listing as prepared bytes and, once the SDK's checks of the request (envelope,
+   * standard headers) pass, answers a plain listing itself instead of building a server per request
+   * (the gateway). `page` is the page it serves, `request` the request's id and `params._meta`
+   * (the envelope and the rider). The answer is the one an attached server gives: `page` itself
+   * when there is no rider or the request did not negotiate the extension; otherwise
+   * `carryFacet(page, facet, true)`, its activity record written first. A malformed rider, or no
+   * honest verdict, throws the same ProtocolError. The state source's callbacks get a context that
+   * holds only `mcpReq` (id, method, `_meta`, envelope). Not for a server that also serves the
+   * check-mode tool (its last page lists that tool too): attach instead.
+   */
+  async modernListing(page: ListToolsResult, request: { readonly id: RequestId; readonly meta: Readonly<Record<string, unknown>> }, listing: ListingReader): Promise<ListToolsResult> {
+    if (this.#checkModeTool) throw new TypeError(`${EXTENSION_ID}: modernListing cannot serve the check-mode tool's listing; attach the extension to a server instead`);
+    const { id, meta } = request;
+    const ctx = { mcpReq: { id, method: 'tools/list', _meta: meta, envelope: meta } } as unknown as ServerContext;
+    const declaration = () => envelopeDeclaration(meta, EXTENSION_ID);
+    const granted = grantedExperiments(declaration(), this.#experiments);
+    const options = granted.has('pins') ? { pins: true } : {};
+    const facet = await declaredRiderFacet(meta, declaration, (rider) => this.#check('mcp-rider', rider, ctx, listing, options), granted);
+    return facet === undefined ? page : carryFacet(page, facet, true);
   }
 
   /**

@@ -21,15 +21,29 @@ export type RiderAnswer = ResponseFacet | PinnedResponseFacet | ErrorFacet;
  * rider was read as a pinned one and its verdicts may say hash_mismatch; with `error_facet`, a
  * malformed rider is answered by the carrier's normal answer and an error facet instead of -32602.
  */
-export async function riderFacet(
+export function riderFacet(
   server: Server,
   ctx: ServerContext,
   check: (rider: unknown) => Promise<InBandOutcome>,
   experiments: ReadonlySet<ExtensionExperiment>,
 ): Promise<RiderAnswer | undefined> {
-  const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
+  return declaredRiderFacet(ctx.mcpReq._meta, () => clientDeclaration(server, ctx, EXTENSION_ID), check, experiments);
+}
+
+/**
+ * {@link riderFacet} for a request's `_meta` and the client's declaration of the extension on it
+ * (read only when the request carries a rider): the same answer, for a caller that serves the
+ * request without an SDK server instance (RequiredToolsExtension.modernListing).
+ */
+export async function declaredRiderFacet(
+  requestMeta: unknown,
+  declaration: () => unknown,
+  check: (rider: unknown) => Promise<InBandOutcome>,
+  experiments: ReadonlySet<ExtensionExperiment>,
+): Promise<RiderAnswer | undefined> {
+  const meta = requestMeta as Readonly<Record<string, unknown>> | undefined;
   if (meta === undefined || !Object.hasOwn(meta, EXTENSION_ID)) return undefined;
-  if (!isNegotiated(clientDeclaration(server, ctx, EXTENSION_ID))) return undefined;
+  if (!isNegotiated(declaration())) return undefined;
   const outcome = await check(meta[EXTENSION_ID]);
   if (!outcome.ok) {
     const error = inBandError(outcome.error, 'rider');

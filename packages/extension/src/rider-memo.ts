@@ -16,7 +16,7 @@ export const RIDER_MEMO_MAX_ENTRIES = 256;
 const bySnapshot = new WeakMap<PreparedSnapshot, Map<string, Evaluation>>();
 
 export function memoisedRiderEvaluation(prepared: PreparedSnapshot, scope: Scope, request: PreflightRequest, evaluate: () => Evaluation): Evaluation {
-  const key = `${JSON.stringify(scope)}\n${JSON.stringify(request)}`;
+  const key = `${JSON.stringify(scope)}\n${requestText(request)}`;
   if (key.length > RIDER_MEMO_MAX_KEY_LENGTH) return evaluate();
   let entries = bySnapshot.get(prepared);
   if (entries === undefined) {
@@ -28,4 +28,17 @@ export function memoisedRiderEvaluation(prepared: PreparedSnapshot, scope: Scope
   const evaluation = evaluate();
   if (entries.size < RIDER_MEMO_MAX_ENTRIES) entries.set(key, deepFreeze(evaluation));
   return evaluation;
+}
+
+/** The JSON text of a frozen request (a repeated rider's, rider-request-memo.ts) is made once. */
+const requestTexts = new WeakMap<PreflightRequest, string>();
+
+function requestText(request: PreflightRequest): string {
+  if (!Object.isFrozen(request)) return JSON.stringify(request);
+  let text = requestTexts.get(request);
+  if (text === undefined) {
+    text = JSON.stringify(request);
+    requestTexts.set(request, text);
+  }
+  return text;
 }

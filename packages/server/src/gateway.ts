@@ -15,7 +15,7 @@ import { openLocalSocket, type RunningLocalSocket } from './local-socket/local-s
 import type { SocketLocationOptions } from './local-socket/socket-location.js';
 import { stdioRelayChannel } from './local-socket/stdio-relay-channel.js';
 import { startFirstListingWait } from './mcp/first-listing-wait.js';
-import { createGatewayMcpServer, gatewayListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
+import { createGatewayMcpServer, gatewayListing, gatewayModernListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
 import { relayCatalogChanges } from './mcp/catalog-notifier.js';
 import { watchListenSubscriptions } from './mcp/listen-resource-subscriptions.js';
 import { createMcpEndpoint, type McpEndpoint } from './mcp/mcp-endpoint.js';
@@ -48,6 +48,8 @@ export interface GatewayOptions {
   readonly clock?: WaitClock;
   /** Where the local socket goes when `<data_dir>/gateway.sock` is too long a path (default: a private directory in the OS temp dir). */
   readonly socketLocation?: SocketLocationOptions;
+  /** Serve every 2026-07-28 tools/list through the SDK's per-request server (tests compare the answers of both ways byte for byte). */
+  readonly sdkModernListings?: boolean;
 }
 
 export interface RunningGateway {
@@ -158,10 +160,12 @@ export async function startGateway(config: ResolvedConfig, options: GatewayOptio
   const stdioSessions = new StdioSessions(firstListing === undefined ? surface : { ...surface, beforeListing: () => firstListing.pending() }, runtime, onError);
   // MCP over HTTP: none in stdio mode, where the process's stdin/stdout (and relays) carry MCP.
   let modernUpdates: McpEndpoint['notifyModernResourceUpdated'] = () => undefined;
+  const modernListing = options.sdkModernListings === true ? undefined : gatewayModernListing(surface);
   const mcp = options.stdio
     ? undefined
     : createMcpEndpoint({
         createServer: (context) => createGatewayMcpServer(surface, context),
+        ...(modernListing === undefined ? {} : { modernListing }),
         onError,
         watchListen: watchListenSubscriptions(subscriptions, runtime, (uri) => modernUpdates(uri)),
       });

@@ -1,6 +1,7 @@
 import { parseToolId, type Scope } from '@mcpproxy/evaluator';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type CallToolResult, type Implementation, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { RequiredToolsExtension, type ActivitySink, type ExtensionExperiment } from '@mcpproxy/extension';
+import { EXTENSION_ID } from '@mcpproxy/schema';
 import { PlainParamsServer } from './plain-params-server.js';
 import type { ToolCallRecorder } from '../activity/tool-call-activity.js';
 import type { GatewayRuntime } from '../state/gateway-runtime.js';
@@ -23,6 +24,7 @@ import type { McpSessionContext } from './mcp-identity.js';
 import { servedListing, type ServedListing } from './served-listing.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { toolListPage } from './tool-list-page.js';
+import { modernListingAnswer, type ModernListingAnswer } from './prepared-modern-listing.js';
 
 /** The part of the runtime the MCP surface reads: the published state, and the one way to reach an upstream. */
 export type SurfaceRuntime = Pick<GatewayRuntime, 'current' | 'callTool' | 'forwardRequest' | 'upstreamCapabilities'>;
@@ -87,22 +89,8 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
     const wait = options.beforeListing?.();
     return wait === undefined ? page(cursor) : wait.then(() => page(cursor));
   };
-  let requiredTools: RequiredToolsExtension | undefined;
-  if (options.inBandActivity !== undefined) {
-    // The gateway is one user of the extension: its rider rides on the listing registered below
-    // (whose pages are prepared bytes; the facet is spliced in), and every in-band verdict is the
-    // evaluator's over the published snapshot at the agent tier with the session's scope.
-    requiredTools = new RequiredToolsExtension({
-      gateway: {
-        state: () => ({ prepared: runtime.current().prepared, scope }),
-        servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
-        hostTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
-      },
-      activity: options.inBandActivity,
-      ...(options.extensionExperiments === undefined ? {} : { experiments: options.extensionExperiments }),
-    });
-    requiredTools.attach(server, { era: context.era });
-  }
+  const requiredTools = inBandExtension(options, scope);
+  requiredTools?.attach(server, { era: context.era });
   server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));
   // Resources, prompts, completion and logging of the upstreams, beside their tools.
   if (options.resourceSubscriptions !== undefined) {
@@ -177,6 +165,54 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   }
 
   return server;
+}
+
+/**
+ * The gateway as one user of the extension: its rider rides on the gateway's listing (whose pages
+ * are prepared bytes; the facet is spliced in), and every in-band verdict is the evaluator's over the
+ * published snapshot at the agent tier with the caller's scope. Undefined without an activity sink.
+ */
+function inBandExtension(options: GatewayMcpOptions, scope: Scope): RequiredToolsExtension | undefined {
+  const { runtime, inBandActivity } = options;
+  if (inBandActivity === undefined) return undefined;
+  return new RequiredToolsExtension({
+    gateway: {
+      state: () => ({ prepared: runtime.current().prepared, scope }),
+      servedTool: (name) => findServed(gatewayListing(runtime.current(), scope), name)?.definition,
+      hostTool: (name) => BUILTIN_TOOLS.find((tool) => tool.name === name),
+    },
+    activity: inBandActivity,
+    ...(options.extensionExperiments === undefined ? {} : { experiments: options.extensionExperiments }),
+  });
+}
+
+/**
+ * A 2026-07-28 tools/list of the first page, with or without a rider, answered without a server
+ * instance per request (prepared-modern-listing.ts): the same page, and the same extension with the
+ * caller's scope for a rider, as the instance createGatewayMcpServer builds would answer with.
+ * Undefined where that instance does more than this: it waits before listing (stdio), or it serves
+ * the extension's experiments (their opt-in is per request and per server).
+ */
+export function gatewayModernListing(options: GatewayMcpOptions): ModernListingAnswer | undefined {
+  if (options.beforeListing !== undefined || (options.extensionExperiments?.length ?? 0) > 0) return undefined;
+  const { runtime, pageSize } = options;
+  return modernListingAnswer({
+    serverInfo: options.serverInfo,
+    listing: (identity, request) => {
+      const listing = gatewayListing(runtime.current(), identity.scope);
+      const first = toolListPage(listing, undefined, pageSize);
+      const extension = Object.hasOwn(request.meta, EXTENSION_ID) ? inBandExtension(options, identity.scope) : undefined;
+      if (extension === undefined) return first;
+      return extension.modernListing(first, request, async () => {
+        const tools = [...first.tools];
+        for (let page = first; page.nextCursor !== undefined; ) {
+          page = toolListPage(gatewayListing(runtime.current(), identity.scope), page.nextCursor, pageSize);
+          tools.push(...page.tools);
+        }
+        return tools;
+      });
+    },
+  });
 }
 
 function upstreamFailure(server: string, error: unknown): CallToolResult {

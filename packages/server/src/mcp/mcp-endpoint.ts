@@ -5,6 +5,7 @@ import { readJsonRequestBody } from './json-request-body.js';
 import { identityAuthInfo, identityFromAuthInfo, type McpIdentity, type McpSessionContext } from './mcp-identity.js';
 import { certainlyModern } from './modern-envelope-claim.js';
 import { PreparedModernAnswers } from './prepared-json-modern-answers.js';
+import type { ModernListingAnswer } from './prepared-modern-listing.js';
 
 export interface McpEndpointOptions {
   /** Builds one server instance: per request for 2026-07-28, per session for 2025-11-25. */
@@ -19,6 +20,11 @@ export interface McpEndpointOptions {
    * body); its `release` is called when the stream ends (resource subscriptions held for it).
    */
   readonly watchListen?: ListenWatch;
+  /**
+   * Answers the 2026-07-28 tools/list requests it can answer exactly as the server `createServer`
+   * builds would, without building one (prepared-modern-listing.ts); the rest go to that server.
+   */
+  readonly modernListing?: ModernListingAnswer;
 }
 
 /** Both protocol revisions behind one fetch-shaped endpoint, for an identity the caller has already established. */
@@ -49,6 +55,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const listens = new ListenStreamRegistry(maxListenStreams, options.watchListen);
   const bus = new InMemoryServerEventBus(onError);
   const prepared = new PreparedModernAnswers();
+  let closed = false;
   // 2026-07-28 is stateless: a fresh instance per request, told who asks through the pass-through authInfo.
   const modern = createMcpHandler(
     (ctx) => {
@@ -86,7 +93,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           // The SDK's own routing predicate: 2025-era traffic (initialize, claim-less POSTs) goes to the
           // sessionful leg; everything else, including modern ladder errors, to the strict one. A body
           // that certainly goes to the strict one is not classified twice.
-          if (!certainlyModern(body.value) && (await isLegacyRequest(request, body.value))) return legacy.handle(request, identity, body.value);
+          // Once closed, the SDK's handler refuses every request; so does the endpoint, through it.
+          if (certainlyModern(body.value)) return (closed ? undefined : options.modernListing?.(request, body.value, identity)) ?? forward(request, body.value);
+          if (await isLegacyRequest(request, body.value)) return legacy.handle(request, identity, body.value);
           return forward(request, body.value);
         case 'unparsed':
         case 'untouched': {
@@ -107,6 +116,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       listens.closeToken(tokenName);
     },
     async close() {
+      closed = true;
       await Promise.all([legacy.close(), modern.close()]);
     },
   };

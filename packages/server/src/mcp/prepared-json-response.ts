@@ -24,13 +24,28 @@ export function answersStandIn(response: Response): boolean {
 export async function withPreparedBody(response: Response, pieces: readonly Buffer[]): Promise<Response> {
   await response.body?.cancel();
   const headers = new Headers(response.headers);
-  headers.set('content-length', String(pieces.reduce((sum, piece) => sum + piece.length, 0)));
+  headers.set('content-length', String(byteLength(pieces)));
+  return new Response(piecesStream(pieces), { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * The response {@link withPreparedBody} makes of the SDK's answer to a stand-in result (200, its
+ * one `Content-Type: application/json` header), for an answer built without the SDK.
+ */
+export function preparedJsonResponse(pieces: readonly Buffer[]): Response {
+  return new Response(piecesStream(pieces), { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(byteLength(pieces)) } });
+}
+
+function byteLength(pieces: readonly Buffer[]): number {
+  return pieces.reduce((sum, piece) => sum + piece.length, 0);
+}
+
+function piecesStream(pieces: readonly Buffer[]): ReadableStream<Uint8Array> {
   let next = 0;
-  const body = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     pull(controller) {
       if (next < pieces.length) controller.enqueue(pieces[next++]!);
       else controller.close();
     },
   });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

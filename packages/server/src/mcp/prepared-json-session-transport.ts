@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { answersStandIn, standInResult, withPreparedBody } from './prepared-json-response.js';
 import { splicedJson } from './prepared-json-splice.js';
+import { withoutRiderOnlyParams } from './rider-only-params.js';
 
 export type SessionTransportOptions = Omit<WebStandardStreamableHTTPServerTransportOptions, 'enableJsonResponse'>;
 
@@ -42,11 +43,19 @@ export class PreparedJsonSessionTransport implements Transport {
   /** Messages per exchange; prepared bytes replace a body only when it answers exactly one. */
   readonly #messageCount = new WeakMap<Request, number>();
   readonly #preparedBody = new WeakMap<Request, readonly Buffer[]>();
+  /** The params of a rider-only request, kept aside while the SDK transport checks it (rider-only-params.ts). */
+  readonly #paramsAside = new WeakMap<Request, Readonly<Record<string, unknown>>>();
 
   constructor(options: SessionTransportOptions) {
     this.#http = new WebStandardStreamableHTTPServerTransport({ ...options, enableJsonResponse: true });
-    this.#http.onmessage = (message, extra) => {
+    this.#http.onmessage = (received, extra) => {
       const exchange = extra?.request;
+      let message = received;
+      const params = exchange === undefined ? undefined : this.#paramsAside.get(exchange);
+      if (params !== undefined && 'method' in message) {
+        this.#paramsAside.delete(exchange!);
+        message = { ...message, params } as typeof received;
+      }
       if (exchange !== undefined) {
         // The SDK hands over every message of a POST before any handler can answer (handlers run
         // asynchronously), so the count is complete by the time a result is sent.
@@ -111,10 +120,13 @@ export class PreparedJsonSessionTransport implements Transport {
   /** Serves one HTTP exchange of the session (POST, GET stream, DELETE) through the SDK transport. */
   async handleRequest(request: Request, options: { authInfo: AuthInfo; parsedBody?: unknown }): Promise<Response> {
     let response: Response;
+    const aside = request.method === 'POST' ? withoutRiderOnlyParams(options.parsedBody) : undefined;
+    if (aside !== undefined) this.#paramsAside.set(request, aside.params);
     try {
-      response = await this.#http.handleRequest(request, options);
+      response = await this.#http.handleRequest(request, aside === undefined ? options : { ...options, parsedBody: aside.body });
     } finally {
       this.#forget(request);
+      this.#paramsAside.delete(request);
     }
     const body = this.#preparedBody.get(request);
     if (body === undefined || !answersStandIn(response)) return response;
