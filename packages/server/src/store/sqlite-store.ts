@@ -112,6 +112,8 @@ class SqliteStore implements Store {
   /** Copies asked of the checkpoint thread since the last fold. */
   private copies = 0;
   private readonly foldWaiters: (() => void)[] = [];
+  private lastTimestamp = '';
+  private lastTsMs = Number.NaN;
 
   constructor(
     readonly dataDir: string,
@@ -346,12 +348,21 @@ class SqliteStore implements Store {
    * record is committed, so "written before the response" still holds for every caller.
    */
   appendActivity(record: ActivityInput): Promise<AppendedActivity> {
-    const tsMs = Date.parse(record.timestamp);
+    const tsMs = this.timeOf(record.timestamp);
     if (Number.isNaN(tsMs)) return Promise.reject(new TypeError(`activity timestamp is not a date: ${record.timestamp}`));
     return new Promise((resolve, reject) => {
       this.pendingActivity.push({ record, tsMs, json: jsonOf(record.metadata), resolve, reject });
       if (this.pendingActivity.length === 1 && !this.folding) setImmediate(() => this.flushActivity());
     });
+  }
+
+  /** Date.parse of a record's timestamp; the records of one millisecond share theirs, so the last one is kept. */
+  private timeOf(timestamp: string): number {
+    if (timestamp !== this.lastTimestamp) {
+      this.lastTsMs = Date.parse(timestamp);
+      this.lastTimestamp = timestamp;
+    }
+    return this.lastTsMs;
   }
 
   /**
