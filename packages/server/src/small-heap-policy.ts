@@ -1,7 +1,7 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
 import { startingServers } from './mcp/first-listing-wait.js';
 import type { GatewayRuntime } from './state/gateway-runtime.js';
+import { setRuntimeV8Flag } from './v8-runtime-flags.js';
 
 /**
  * The V8 flags a gateway process runs with, set at run time by the start command itself
@@ -29,7 +29,7 @@ export const START_UP_V8_FLAGS: readonly string[] = ['--optimize-for-size'];
 
 /** At the start of a gateway process, before any upstream is started. */
 export function preferSmallHeap(): void {
-  for (const flag of [...SMALL_HEAP_V8_FLAGS, ...START_UP_V8_FLAGS]) setFlagsFromString(flag);
+  for (const flag of [...SMALL_HEAP_V8_FLAGS, ...START_UP_V8_FLAGS]) setRuntimeV8Flag(flag);
 }
 
 /**
@@ -47,7 +47,7 @@ export function endStartUpHeapPolicy(runtime: Pick<GatewayRuntime, 'current' | '
     over = true;
     unsubscribe();
     gcWatch?.disconnect();
-    for (const flag of START_UP_V8_FLAGS) setFlagsFromString(flag.replace(/^--/, '--no-'));
+    for (const flag of START_UP_V8_FLAGS) setRuntimeV8Flag(flag.replace(/^--/, '--no-'));
   };
   const settled = (): void => {
     if (gcWatch !== undefined || over) return;

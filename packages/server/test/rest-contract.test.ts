@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkValue, strictValidators } from '@mcpproxy/schema';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailingActivityStore } from './failing-activity-store.js';
 import { fixtureServer, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
@@ -97,6 +98,21 @@ describe('POST /api/v1/preflight', () => {
     expect(answer.body.verdict).toBe('blocked');
     expect(Object.keys(answer.body)).toEqual(['verdict', 'checked_at', 'request_id', 'waited_ms', 'tools']);
     expect(answer.text).toBe(JSON.stringify(answer.body));
+  });
+
+  it('answers with one flat JSON document and its headers for any valid X-Request-Id (the id is written without escaping)', async () => {
+    // Every character REQUEST_ID_PATTERN allows, at its shortest and longest.
+    const alphabet = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'];
+    const ids = fc.oneof(fc.constant(alphabet.join('')), fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: 256 }));
+    await fc.assert(
+      fc.asyncProperty(ids, async (id) => {
+        const answer = await api.preflight({ tools: [{ id: 'alpha:echo' }] }, { headers: { 'x-request-id': id } });
+        expect(answer.body.request_id).toBe(id);
+        expect(answer.text).toBe(JSON.stringify(answer.body));
+        expect([answer.headers.get('x-request-id'), answer.headers.get('content-type'), answer.headers.get('content-length')]).toEqual([id, 'application/json', String(Buffer.byteLength(answer.text))]);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('honours a valid X-Request-Id (header and body) and replaces an invalid one', async () => {

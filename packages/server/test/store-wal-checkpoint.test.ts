@@ -2,7 +2,7 @@
 // loop's connection never checkpoints (its fsyncs stalled answers for tens of milliseconds), yet the
 // WAL is folded into the database within about a second, and close() waits for the thread so the
 // last connection leaves no WAL behind. A store that writes little never pays for the thread.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_THREAD_AFTER_RECORDS } from '../src/store/sqlite-store.js';
@@ -21,6 +21,28 @@ function open(dir: string): Store {
 function record(i: number): ActivityInput {
   const per_tool = Array.from({ length: 50 }, (_, t) => ({ id: `server-${t}:tool-${i}`, status: 'ready' }));
   return { type: 'preflight', timestamp: new Date().toISOString(), status: 'success', surface: 'rest', request_id: `r-${i}`, metadata: { verdict: 'ready', ids_count: 50, reasons: {}, per_tool } };
+}
+
+/** What the checkpoint thread sets (wal-checkpoint-thread.ts): not imported, that module is the thread itself. */
+const CHECKPOINT_THREAD_NICE = 10;
+
+/** The nice value in a /proc stat file (field 19; the command name before it may hold spaces). */
+function niceOf(statFile: string): number {
+  const stat = readFileSync(statFile, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+/** This process's threads at a nice value (Linux schedules each thread with its own). */
+function threadsAtNice(nice: number): number {
+  let count = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      if (niceOf(`/proc/self/task/${task}/stat`) === nice) count++;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return count;
 }
 
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
@@ -64,7 +86,11 @@ describe('WAL checkpoints', () => {
     const db = join(dir, STORE_FILE_NAME);
     const store = open(dir);
     const before = sizeOf(db);
+    const niceBefore = threadsAtNice(CHECKPOINT_THREAD_NICE);
     await append(store, CHECKPOINT_THREAD_AFTER_RECORDS + 2_000);
+    // The thread checkpoints at a lower priority than the event loop, whose own stays as it was.
+    expect(threadsAtNice(CHECKPOINT_THREAD_NICE)).toBe(niceBefore + 1);
+    expect(niceOf('/proc/thread-self/stat')).toBe(0);
     // Tens of megabytes written, and the log held under its limit (store-wal-limit.test.ts) all along.
     expect(sizeOf(`${db}-wal`)).toBeLessThan(DEFAULT_WAL_LIMIT_BYTES);
     expect(await grows(db, before + 10_000_000, 5_000)).toBe(true);

@@ -56,6 +56,7 @@ import { EvaluationMemo, type MemoEntry } from './evaluation-memo.js';
 import { restActivityRecord } from './rest-activity-record.js';
 import { preflightError, type PreflightError } from './preflight-error.js';
 import { delay } from './abortable-delay.js';
+import { isoTime } from './iso-time.js';
 import { nextStateChange, publishedVersion, type PreflightRuntime } from './state-change.js';
 import { REAL_CLOCK, type WaitClock } from './wait-clock.js';
 import { createWaitSlots, DEFAULT_WAIT_SLOTS, type WaitSlots } from './wait-slots.js';
@@ -263,7 +264,7 @@ export function createPreflightSeam(options: PreflightSeamOptions): PreflightSea
       }
     }
 
-    const checkedAt = new Date(evaluated.at).toISOString();
+    const checkedAt = isoTime(evaluated.at);
     const record = restActivityRecord({
       surface: call.surface,
       request_id: requestId,

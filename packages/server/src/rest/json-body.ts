@@ -37,6 +37,13 @@ export async function readBodyText(req: IncomingMessage, limit: number = MAX_BOD
   if (type !== undefined && !isJsonMediaType(type)) {
     return { ok: false, status: 415, code: 'unsupported_media_type', message: `Send the body as Content-Type: application/json (got ${type})`, path: 'Content-Type' };
   }
+  // Usually the whole body came with the headers: node:http has already buffered it and its end by the time
+  // a handler asks, and one read() takes it without turning the stream to flowing (resume, a data and an
+  // end event, a promise: ~5% of a repeated preflight's event-loop time in a CPU profile).
+  if (req.complete && req.readableLength <= limit) {
+    const whole = req.read() as Buffer | null;
+    return { ok: true, text: whole === null ? '' : whole.toString('utf8') };
+  }
   const { chunks, size } = await readChunks(req, limit);
   if (size > limit) return { ok: false, status: 400, code: 'body_too_large', message: `The body is larger than ${limit} bytes`, path: '' };
   // A small body arrives as one chunk: decode it in place rather than copy it first.

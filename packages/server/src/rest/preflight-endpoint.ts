@@ -58,11 +58,12 @@ export function preflightEndpoint(preflight: PreflightSeam, tokenScope?: TokenSc
       }
       const { result } = outcome;
       // The same document JSON.stringify would give for { verdict, checked_at, request_id, waited_ms?, tools },
-      // with a reused evaluation's tool list serialised once (jsonOf).
+      // with a reused evaluation's tool list serialised once (jsonOf). The three strings need no escaping:
+      // a verdict is a lower-case word, checked_at an ISO time, and a request id matches REQUEST_ID_PATTERN.
       const waited = result.waited_ms === undefined ? '' : `,"waited_ms":${JSON.stringify(result.waited_ms)}`;
       return {
         status: 200,
-        text: `{"verdict":${JSON.stringify(result.verdict)},"checked_at":${JSON.stringify(result.checked_at)},"request_id":${JSON.stringify(result.request_id)}${waited},"tools":${jsonOf(result.tools)}}`,
+        text: `{"verdict":"${result.verdict}","checked_at":"${result.checked_at}","request_id":"${result.request_id}"${waited},"tools":${jsonOf(result.tools)}}`,
       };
     },
   };
@@ -85,5 +86,10 @@ async function tokenCaller(name: string, request: RestRequest, lookup: TokenScop
 
 /** The CLI marks itself with a `cli/<version>` User-Agent or X-Client header (surface `cli`). */
 function isCliClient(request: RestRequest): boolean {
-  return [request.headers['user-agent'], request.headers['x-client']].some((value) => typeof value === 'string' && value.startsWith('cli/'));
+  const { headers } = request;
+  return isCliMark(headers['user-agent']) || isCliMark(headers['x-client']);
+}
+
+function isCliMark(value: string | string[] | undefined): boolean {
+  return typeof value === 'string' && value.startsWith('cli/');
 }

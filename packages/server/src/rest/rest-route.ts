@@ -167,6 +167,13 @@ function matchEndpoints(pathname: string, compiled: CompiledEndpoints): { endpoi
 
 function send(res: ServerResponse, reply: RestReply, requestId: string): void {
   if (res.headersSent) return;
+  if (reply.text !== undefined && reply.headers === undefined) {
+    // The preflight's answer: its header lines as one flat list, which node:http takes as it is, instead
+    // of objects spread into each other for every answer.
+    res.writeHead(reply.status, ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(reply.text)), 'x-request-id', requestId]);
+    res.end(reply.text);
+    return;
+  }
   const headers = { 'x-request-id': requestId, ...reply.headers };
   if (reply.stream !== undefined) {
     res.writeHead(reply.status, headers);

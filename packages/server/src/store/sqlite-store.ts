@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import { jsonOf } from '../json/frozen-json.js';
-import { ActivitySegments, type ActivityFilter, type ActivityRow } from './activity-segments.js';
+import { ActivitySegments, type ActivityFilter, type ActivityRow, type SegmentRecord } from './activity-segments.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
@@ -56,11 +56,9 @@ export interface TokenRow {
   created_at: string;
   revoked_at: string | null;
 }
-interface PendingActivity {
+/** A record waiting for its group commit: its columns as the segments write them, and its caller. */
+interface PendingActivity extends SegmentRecord {
   readonly record: ActivityInput;
-  readonly tsMs: number;
-  /** The metadata's JSON text: written, and what sizes the commit (WalLimit.framesOf). */
-  readonly json: string;
   resolve(appended: AppendedActivity): void;
   reject(cause: unknown): void;
 }
@@ -112,6 +110,8 @@ class SqliteStore implements Store {
   /** Copies asked of the checkpoint thread since the last fold. */
   private copies = 0;
   private readonly foldWaiters: (() => void)[] = [];
+  private lastTimestamp = '';
+  private lastTsMs = Number.NaN;
 
   constructor(
     readonly dataDir: string,
@@ -346,12 +346,23 @@ class SqliteStore implements Store {
    * record is committed, so "written before the response" still holds for every caller.
    */
   appendActivity(record: ActivityInput): Promise<AppendedActivity> {
-    const tsMs = Date.parse(record.timestamp);
+    const tsMs = this.timeOf(record.timestamp);
     if (Number.isNaN(tsMs)) return Promise.reject(new TypeError(`activity timestamp is not a date: ${record.timestamp}`));
     return new Promise((resolve, reject) => {
-      this.pendingActivity.push({ record, tsMs, json: jsonOf(record.metadata), resolve, reject });
+      const { type, timestamp, status, surface, request_id: requestId } = record;
+      // The metadata's JSON text is written, and it sizes the commit (WalLimit.framesOf).
+      this.pendingActivity.push({ type, timestamp, tsMs, status, surface, requestId, json: jsonOf(record.metadata), record, resolve, reject });
       if (this.pendingActivity.length === 1 && !this.folding) setImmediate(() => this.flushActivity());
     });
+  }
+
+  /** Date.parse of a record's timestamp; the records of one millisecond share theirs, so the last one is kept. */
+  private timeOf(timestamp: string): number {
+    if (timestamp !== this.lastTimestamp) {
+      this.lastTsMs = Date.parse(timestamp);
+      this.lastTimestamp = timestamp;
+    }
+    return this.lastTsMs;
   }
 
   /**
@@ -391,15 +402,15 @@ class SqliteStore implements Store {
   }
 
   private commitBatch(batch: readonly PendingActivity[]): void {
-    let ids: number[];
+    let first: number;
     try {
       if (this.closed) throw new Error('the store is closed');
-      ids = this.activity.append(batch.map(segmentRecordOf));
+      first = this.activity.append(batch);
     } catch (cause) {
       for (const pending of batch) pending.reject(cause);
       return;
     }
-    batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: ids[i]! }));
+    batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: first + i }));
     this.recordsCommitted += batch.length;
     if (this.recordsCommitted >= CHECKPOINT_THREAD_AFTER_RECORDS) this.startCheckpointThread();
   }
@@ -573,10 +584,6 @@ export function tokenFromRow(row: TokenRow): StoredAgentToken {
     created_at: row.created_at,
     revoked: row.revoked_at !== null,
   };
-}
-
-function segmentRecordOf({ record, tsMs, json }: PendingActivity) {
-  return { type: record.type, timestamp: record.timestamp, tsMs, status: record.status, surface: record.surface, requestId: record.request_id, json };
 }
 
 export function activityFromRow(row: ActivityRow): StoredActivity {

@@ -1,4 +1,5 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { reassertRuntimeV8Flags } from '../v8-runtime-flags.js';
 
 /** What every store thread receives besides its own data: its end of the channel and the shutdown flag. */
 export interface StoreThreadData {
@@ -39,6 +40,8 @@ export function startStoreThread(name: string, data: Readonly<Record<string, unk
   } else {
     worker = new Worker(entry, options);
   }
+  // The thread's start set V8's flags back to the command line's (the gateway's young-generation bound among them).
+  worker.once('online', reassertRuntimeV8Flags);
   worker.unref();
   port1.unref();
   return {
