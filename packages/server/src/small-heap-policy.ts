@@ -8,6 +8,8 @@ import { setRuntimeV8Flag } from './v8-runtime-flags.js';
  * (serveUntilStopped), so `node serve.js`, the `mcpproxy` bin and any launcher get them alike; no
  * command line or NODE_OPTIONS has to carry them (NODE_OPTIONS refuses them anyway). V8 reads both
  * whenever it sizes the heap, so setting them after start takes effect from the next collection on.
+ * The package's `serve` bin sets them before it loads the gateway's modules (bin/serve.ts): a young
+ * generation grown by that first burst would stay grown.
  *
  * Why: a gateway's heap is mostly a few long-lived structures (the indexed listing, its prepared
  * bytes, the suggestion index) built in one burst at start-up, when every upstream's listing is

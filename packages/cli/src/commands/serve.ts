@@ -34,6 +34,10 @@ export const serve: CommandSpec = {
 async function run(context: CommandContext): Promise<number> {
   const { values, io } = context;
   const stdio = values['stdio'] === true;
+  // V8's small-heap flags before the gateway's modules load: loading them is the process's first
+  // allocation burst, and a young generation it grew would stay grown (the server README, Memory).
+  const { preferSmallHeap } = await import('@mcpproxy/server/small-heap-policy');
+  preferSmallHeap();
   // Loaded here, not at the top: every other command starts faster without the gateway's modules.
   const { serveUntilStopped } = await import('@mcpproxy/server');
   const served = await serveUntilStopped({
