@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_EXPERIMENTS } from '@mcpproxy/extension';
 import { checkValue, EXTENSION_ID, strictValidators } from '@mcpproxy/schema';
 import { fixtureServer, readCount, serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
+import type { PublishedState } from '../src/state/gateway-runtime.js';
 import { negotiating, withRawSession, type RawAnswer } from './raw-mcp-session.js';
 import { ADMIN_KEY, restClient, type RestClient } from './rest-client.js';
 
@@ -75,15 +76,25 @@ beforeAll(async () => {
   agent = restClient(gw.gateway.origin ?? '', { bearer: TOKEN });
   await waitForState(gw.gateway, (s) => serverReady('open')(s) && serverReady('review')(s) && s.snapshot.servers.get('review')?.approvals.get('newcomer') !== undefined);
   expect((await operator.call('POST', '/api/v1/tools/open:blocked/disable')).status).toBe(200);
-  const snapshot = await waitForState(gw.gateway, (s) => s.snapshot.servers.get('open')?.approvals.get('blocked')?.user_disabled === true);
+  // Also wait for every hash the world holds: the quarantined server's comes only with its listing, which a loaded
+  // machine may not have answered yet when the other servers are ready.
+  const snapshot = await waitForState(
+    gw.gateway,
+    (s) => s.snapshot.servers.get('open')?.approvals.get('blocked')?.user_disabled === true && TARGET_NAMES.every((t) => t === 'unconfigured' || storedHash(s, t) !== undefined),
+  );
   for (const target of TARGET_NAMES) {
-    const [server, tool] = TARGETS[target].split(':') as [string, string];
-    const entry = snapshot.snapshot.servers.get(server);
-    const approval = entry?.approvals.get(tool);
-    const hash = entry?.tools.get(tool)?.hash ?? approval?.current_hash ?? approval?.approved_hash;
+    const hash = storedHash(snapshot, target);
     if (hash !== undefined) stored.set(target, hash);
   }
 });
+
+/** The hash a target's pin is compared with in this state: the live definition's, else the approval record's. */
+function storedHash(state: PublishedState, target: Target): string | undefined {
+  const [server, tool] = TARGETS[target].split(':') as [string, string];
+  const entry = state.snapshot.servers.get(server);
+  const approval = entry?.approvals.get(tool);
+  return entry?.tools.get(tool)?.hash ?? approval?.current_hash ?? approval?.approved_hash;
+}
 
 afterAll(async () => {
   // The held upstream's start ends first, so the gateway's shutdown does not wait on it.
