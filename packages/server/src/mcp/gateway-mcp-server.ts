@@ -203,14 +203,8 @@ export function gatewayModernListing(options: GatewayMcpOptions): ModernListingA
       const first = toolListPage(listing, undefined, pageSize);
       const extension = Object.hasOwn(request.meta, EXTENSION_ID) ? inBandExtension(options, identity.scope) : undefined;
       if (extension === undefined) return first;
-      return extension.modernListing(first, request, async () => {
-        const tools = [...first.tools];
-        for (let page = first; page.nextCursor !== undefined; ) {
-          page = toolListPage(gatewayListing(runtime.current(), identity.scope), page.nextCursor, pageSize);
-          tools.push(...page.tools);
-        }
-        return tools;
-      });
+      // Every tool the caller is served: the whole listing the first page was cut from (no paging through it).
+      return extension.modernListing(first, request, async () => listing.entries.map((entry) => entry.definition));
     },
   });
 }
