@@ -2,6 +2,7 @@ import type { PreflightRequest } from '@mcpproxy/evaluator';
 import { deepFreeze } from './deep-freeze.js';
 import type { InBandFailure } from './in-band-outcome.js';
 import { RIDER_MEMO_MAX_ENTRIES, RIDER_MEMO_MAX_KEY_LENGTH } from './rider-memo.js';
+import { sameJsonValue } from './same-json-value.js';
 
 /** A rider's request as a check reads it: validated, capped, free of pin conflicts, deduplicated. */
 export type CheckedRequest = { readonly ok: true; readonly request: PreflightRequest } | { readonly ok: false; readonly error: InBandFailure };
@@ -17,7 +18,28 @@ export type CheckedRequest = { readonly ok: true; readonly request: PreflightReq
  */
 const checked = new Map<string, CheckedRequest>();
 
+/**
+ * The riders checked most recently, newest first, each as a copy parsed from its text: a rider equal
+ * to one of them as JSON data (same-json-value.ts) has that text, so it is found without being
+ * serialized again. Few: an agent harness repeats one rider, and a rider that differs from one of
+ * them differs in its first IDs, so walking past the others costs next to nothing.
+ */
+interface Recent {
+  readonly pins: boolean;
+  readonly rider: unknown;
+  readonly checked: CheckedRequest;
+}
+const recent: Recent[] = [];
+const RECENT_RIDERS = 8;
+
 export function memoisedRiderRequest(raw: unknown, pins: boolean, check: () => CheckedRequest): CheckedRequest {
+  for (let i = 0; i < recent.length; i++) {
+    const seen = recent[i]!;
+    if (seen.pins !== pins || !sameJsonValue(raw, seen.rider)) continue;
+    // Kept first: the rider sent again is the likeliest next one.
+    if (i > 0) recent.unshift(...recent.splice(i, 1));
+    return seen.checked;
+  }
   let text: string | undefined;
   try {
     text = JSON.stringify(raw);
@@ -27,12 +49,19 @@ export function memoisedRiderRequest(raw: unknown, pins: boolean, check: () => C
   // A rider that is not JSON text (a BigInt, a cycle: no client can send one) or too long to keep.
   if (text === undefined || text.length > RIDER_MEMO_MAX_KEY_LENGTH) return check();
   const key = pins ? `pins\n${text}` : text;
-  const known = checked.get(key);
-  if (known !== undefined) return known;
-  const fresh = check();
-  if (!fresh.ok) return fresh;
-  if (checked.size >= RIDER_MEMO_MAX_ENTRIES) checked.clear();
-  const kept = deepFreeze(fresh);
-  checked.set(key, kept);
+  let kept = checked.get(key);
+  if (kept === undefined) {
+    const fresh = check();
+    if (!fresh.ok) return fresh;
+    if (checked.size >= RIDER_MEMO_MAX_ENTRIES) checked.clear();
+    kept = deepFreeze(fresh);
+    checked.set(key, kept);
+  }
+  remember(pins, text, kept);
   return kept;
+}
+
+function remember(pins: boolean, text: string, kept: CheckedRequest): void {
+  recent.unshift({ pins, rider: JSON.parse(text) as unknown, checked: kept });
+  if (recent.length > RECENT_RIDERS) recent.length = RECENT_RIDERS;
 }
