@@ -2,7 +2,7 @@ import type { PreflightRequest } from '@mcpproxy/evaluator';
 import { deepFreeze } from './deep-freeze.js';
 import type { InBandFailure } from './in-band-outcome.js';
 import { RIDER_MEMO_MAX_ENTRIES, RIDER_MEMO_MAX_KEY_LENGTH } from './rider-memo.js';
-import { sameJsonValue } from './same-json-value.js';
+import { knownJson, sameJsonValue, type KnownJson } from './same-json-value.js';
 
 /** A rider's request as a check reads it: validated, capped, free of pin conflicts, deduplicated. */
 export type CheckedRequest = { readonly ok: true; readonly request: PreflightRequest } | { readonly ok: false; readonly error: InBandFailure };
@@ -11,8 +11,8 @@ export type CheckedRequest = { readonly ok: true; readonly request: PreflightReq
  * Riders by their JSON text: what checking a rider gives depends on nothing but the rider (and
  * whether it is read as a pinned one), so the same rider text, which an agent harness sends before
  * every job, is validated and deduplicated once. A hit gives the same frozen request object, whose
- * own text the evaluation memo then keeps too (rider-memo.ts): a repeated rider is serialized once
- * per answer, for this key, and not validated again. Refusals are not kept (each is checked again:
+ * own key the evaluation memo then keeps too (rider-memo.ts): a repeated rider is not validated
+ * again, and not even serialized for this key while it is among the last few checked (below). Refusals are not kept (each is checked again:
  * nothing is saved on a rider nobody should send twice). Bounded like the evaluation memo: texts
  * over its key length are checked each time, and a full memo starts over.
  */
@@ -26,7 +26,7 @@ const checked = new Map<string, CheckedRequest>();
  */
 interface Recent {
   readonly pins: boolean;
-  readonly rider: unknown;
+  readonly rider: KnownJson;
   readonly checked: CheckedRequest;
 }
 const recent: Recent[] = [];
@@ -62,6 +62,6 @@ export function memoisedRiderRequest(raw: unknown, pins: boolean, check: () => C
 }
 
 function remember(pins: boolean, text: string, kept: CheckedRequest): void {
-  recent.unshift({ pins, rider: JSON.parse(text) as unknown, checked: kept });
+  recent.unshift({ pins, rider: knownJson(JSON.parse(text)), checked: kept });
   if (recent.length > RECENT_RIDERS) recent.length = RECENT_RIDERS;
 }
