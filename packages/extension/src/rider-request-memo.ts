@@ -19,7 +19,7 @@ export type CheckedRequest = { readonly ok: true; readonly request: PreflightReq
 const checked = new Map<string, CheckedRequest>();
 
 /**
- * The riders checked most recently, newest first, each as a copy parsed from its text: a rider equal
+ * The riders sent again most recently, newest first, each as a copy parsed from its text: a rider equal
  * to one of them as JSON data (same-json-value.ts) has that text, so it is found without being
  * serialized again. Few: an agent harness repeats one rider, and a rider that differs from one of
  * them differs in its first IDs, so walking past the others costs next to nothing.
@@ -49,15 +49,18 @@ export function memoisedRiderRequest(raw: unknown, pins: boolean, check: () => C
   // A rider that is not JSON text (a BigInt, a cycle: no client can send one) or too long to keep.
   if (text === undefined || text.length > RIDER_MEMO_MAX_KEY_LENGTH) return check();
   const key = pins ? `pins\n${text}` : text;
-  let kept = checked.get(key);
-  if (kept === undefined) {
-    const fresh = check();
-    if (!fresh.ok) return fresh;
-    if (checked.size >= RIDER_MEMO_MAX_ENTRIES) checked.clear();
-    kept = deepFreeze(fresh);
-    checked.set(key, kept);
+  const known = checked.get(key);
+  if (known !== undefined) {
+    // Sent a second time: likely to come again, so it joins the recent ones (a rider sent once
+    // pays for no copy).
+    remember(pins, text, known);
+    return known;
   }
-  remember(pins, text, kept);
+  const fresh = check();
+  if (!fresh.ok) return fresh;
+  if (checked.size >= RIDER_MEMO_MAX_ENTRIES) checked.clear();
+  const kept = deepFreeze(fresh);
+  checked.set(key, kept);
   return kept;
 }
 

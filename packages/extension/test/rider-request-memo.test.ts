@@ -3,7 +3,7 @@
 // A refused rider is checked again each time; a pinned reading of the same text is another request.
 import type { PreflightRequest } from '@mcpproxy/evaluator';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runInBandCheck } from '../src/in-band-check.js';
 import type { StateSource } from '../src/state-source.js';
 
@@ -64,6 +64,15 @@ describe('rider request memo', () => {
     first.tools[0]!.id = 'memo-c:changed';
     await check(source, { tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }], policy: { read_only_only: true } });
     expect(seen[1]).toBe(seen[0]);
+    // Sent a third time, it is found among the recent riders: not even serialized.
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      await check(source, { tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }], policy: { read_only_only: true } });
+      expect(stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'tools' in value)).toHaveLength(0);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(seen.splice(2, 1)[0]).toBe(seen[0]);
     await check(source, first);
     expect(seen[2]).not.toBe(seen[0]);
     expect(seen[2]!.tools.map((t) => t.id)).toEqual(['memo-c:changed', 'memo-c:two']);
