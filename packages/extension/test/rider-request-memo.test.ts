@@ -3,7 +3,7 @@
 // A refused rider is checked again each time; a pinned reading of the same text is another request.
 import type { PreflightRequest } from '@mcpproxy/evaluator';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runInBandCheck } from '../src/in-band-check.js';
 import type { StateSource } from '../src/state-source.js';
 
@@ -54,5 +54,47 @@ describe('rider request memo', () => {
     await check(source, pinned, true);
     expect(seen).toHaveLength(2);
     expect(seen[1]).not.toBe(seen[0]);
+  });
+
+  it('finds a rider sent again without its text, but only one written the same way, and keeps none of the caller’s objects', async () => {
+    const { source, seen } = recordingSource();
+    const first = { tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }], policy: { read_only_only: true } };
+    await check(source, first);
+    // The caller changes its own rider afterwards: what was kept is a copy, so the old text still matches.
+    first.tools[0]!.id = 'memo-c:changed';
+    await check(source, { tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }], policy: { read_only_only: true } });
+    expect(seen[1]).toBe(seen[0]);
+    // Sent a third time, it is found among the recent riders: not even serialized.
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      await check(source, { tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }], policy: { read_only_only: true } });
+      expect(stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'tools' in value)).toHaveLength(0);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(seen.splice(2, 1)[0]).toBe(seen[0]);
+    await check(source, first);
+    expect(seen[2]).not.toBe(seen[0]);
+    expect(seen[2]!.tools.map((t) => t.id)).toEqual(['memo-c:changed', 'memo-c:two']);
+    // The same members in another order are another text, and another request object.
+    await check(source, { policy: { read_only_only: true }, tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }] });
+    expect(seen[3]).not.toBe(seen[0]);
+    // A value JSON writes differently (undefined dropped) is compared as text: the same request.
+    await check(source, { tools: [{ id: 'memo-c:one' }, { id: 'memo-c:two' }], policy: { read_only_only: true }, extra: undefined });
+    expect(seen[4]).toBe(seen[0]);
+  });
+
+  it('tells apart riders that differ anywhere, after many others', async () => {
+    const { source, seen } = recordingSource();
+    const rider = (last: string) => ({ tools: [{ id: 'memo-d:one' }, { id: `memo-d:${last}` }] });
+    for (let i = 0; i < 12; i++) await check(source, rider(`n${i}`));
+    await check(source, rider('n0'));
+    await check(source, rider('n11'));
+    expect(seen[12]).toBe(seen[0]);
+    expect(seen[13]).toBe(seen[11]);
+    expect(new Set(seen.slice(0, 12)).size).toBe(12);
+    // A pinned reading of a rider just read plainly is checked as a pinned one.
+    await check(source, rider('n11'), true);
+    expect(seen[14]).not.toBe(seen[11]);
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-error-response.js';
 
 /**
@@ -25,7 +25,7 @@ export async function readJsonRequestBody(request: Request): Promise<JsonRequest
   if (declared === null || !/^\d+$/.test(declared) || Number(declared) > DEFAULT_MAX_REQUEST_BODY_SIZE) return { kind: 'untouched' };
   let text: string;
   try {
-    const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    const read = await readBodyText(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
     // More bytes than declared cannot reach here (the HTTP parser holds a body to its Content-Length).
     if (read.tooLarge) return unreadable();
     text = read.text;
@@ -38,6 +38,35 @@ export async function readJsonRequestBody(request: Request): Promise<JsonRequest
     return { kind: 'unparsed', request: new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) };
   }
 }
+
+/**
+ * The body as text, as the SDK's readRequestBody reads it (UTF-8, a leading byte order mark dropped,
+ * malformed bytes as U+FFFD; too large past `maxBytes`), but decoded once from the bytes by Node's
+ * UTF-8 decoder instead of chunk by chunk by a TextDecoder (ICU's converter: callgrind, ~27,000
+ * instructions for a 50-ID rider's 1.2 KB, ten times what the decoding of the same bytes costs here).
+ */
+async function readBodyText(request: Request, maxBytes: number): Promise<{ readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string }> {
+  if (request.body === null) return { tooLarge: false, text: '' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > maxBytes) return { tooLarge: true };
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  const bytes = chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength) : Buffer.concat(chunks);
+  const text = bytes.toString('utf8');
+  return { tooLarge: false, text: text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text };
+}
+
+const BYTE_ORDER_MARK = 0xfeff;
 
 function unreadable(): { kind: 'unreadable'; response: Response } {
   return { kind: 'unreadable', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };

@@ -1,4 +1,4 @@
-import { jsonOf } from '../json/frozen-json.js';
+import { jsonBytesOf } from '../json/frozen-json.js';
 import { preparedBaseCandidate, preparedJson } from './prepared-json.js';
 
 /** Plain objects this many levels down are searched for prepared parts: a JSON-RPC response, its result. */
@@ -13,7 +13,8 @@ const SEARCH_DEPTH = 2;
  * adds to the listing, not of the listing.
  *
  * The text comes in pieces, in order: the prepared bytes are handed on as they are (views, never
- * copied), to be written one after another; only the pieces around them are new.
+ * copied), to be written one after another; only the pieces around them are new (one between any
+ * two prepared parts).
  *
  * Undefined when nothing in the message (down to a result's own members) has prepared bytes: the
  * caller serializes it as usual.
@@ -21,23 +22,40 @@ const SEARCH_DEPTH = 2;
 export function splicedJson(message: unknown): readonly Buffer[] | undefined {
   const parts = partsOf(message, SEARCH_DEPTH);
   if (parts === undefined) return undefined;
-  // Neighbouring strings go out as one piece.
+  // Everything between two prepared pages goes out as one piece: its strings written and the shared
+  // values' bytes copied into it (a few KB), where a separate piece would cost the stream a read and
+  // the socket a write of their own.
   const pieces: Buffer[] = [];
-  let text = '';
+  let run: (string | Shared)[] = [];
   for (const part of parts) {
-    if (typeof part === 'string') {
-      text += part;
-      continue;
-    }
-    if (text !== '') pieces.push(Buffer.from(text, 'utf8'));
-    text = '';
-    pieces.push(part);
+    if (Buffer.isBuffer(part)) {
+      if (run.length > 0) pieces.push(joined(run));
+      run = [];
+      pieces.push(part);
+    } else run.push(part);
   }
-  if (text !== '') pieces.push(Buffer.from(text, 'utf8'));
+  if (run.length > 0) pieces.push(joined(run));
   return pieces;
 }
 
-type Parts = (string | Buffer)[];
+/** A frozen value's JSON bytes (frozen-json.ts), kept for every answer that carries it: copied into a piece, never sent as one. */
+class Shared {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** A prepared page's bytes (sent as they are), JSON text, or a shared value's bytes. */
+type Part = string | Buffer | Shared;
+type Parts = Part[];
+
+function joined(run: readonly (string | Shared)[]): Buffer {
+  if (!run.some((part) => part instanceof Shared)) return Buffer.from(run.join(''), 'utf8');
+  let length = 0;
+  for (const part of run) length += part instanceof Shared ? part.bytes.length : Buffer.byteLength(part, 'utf8');
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of run) at += part instanceof Shared ? part.bytes.copy(out, at) : out.write(part, at, 'utf8');
+  return out;
+}
 
 function partsOf(value: unknown, depth: number): Parts | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -59,12 +77,15 @@ function extensionParts(value: Readonly<Record<string, unknown>>, keys: readonly
     if (keys[i] !== key || value[key] !== (base as Record<string, unknown>)[key]) return undefined;
   }
   const bytes = preparedJson(base)!;
-  let added = '';
+  const added: Parts = [];
   for (let i = baseKeys.length; i < keys.length; i++) {
-    const member = memberText(keys[i]!, value[keys[i]!]);
-    if (member !== undefined) added += `,${member}`;
+    const mark = added.length;
+    added.push(',');
+    if (!writeMember(keys[i]!, value[keys[i]!], SHARED_TEXT_DEPTH, added)) added.length = mark;
   }
-  return added === '' ? [bytes] : [bytes.subarray(0, bytes.length - 1), `${added}}`];
+  if (added.length === 0) return [bytes];
+  added.push('}');
+  return [bytes.subarray(0, bytes.length - 1), ...added];
 }
 
 /** `value` member by member, when at least one member has prepared parts. */
@@ -80,9 +101,12 @@ function memberParts(value: Readonly<Record<string, unknown>>, keys: readonly st
       separator = ',';
       return;
     }
-    const member = memberText(key, value[key]);
-    if (member === undefined) return;
-    out.push(`${separator}${member}`);
+    const mark = out.length;
+    out.push(separator);
+    if (!writeMember(key, value[key], SHARED_TEXT_DEPTH, out)) {
+      out.length = mark;
+      return;
+    }
     separator = ',';
   });
   out.push('}');
@@ -90,37 +114,50 @@ function memberParts(value: Readonly<Record<string, unknown>>, keys: readonly st
 }
 
 /**
- * `"key":value` exactly as JSON.stringify writes it inside an object (the key escaped, `toJSON`
- * called with the key), or undefined for a member it leaves out (undefined, a function, a symbol).
+ * Appends `"key":value` to `out` exactly as JSON.stringify writes it inside an object (the key
+ * escaped, `toJSON` called with the key); false, with nothing appended, for a member it leaves out
+ * (undefined, a function, a symbol).
  *
  * A frozen plain object or array down in the member (a rider's wire verdicts, shared by every answer
- * to the same rider) is written as its JSON text kept per frozen value (frozen-json.ts, whose
+ * to the same rider) is written as its JSON bytes kept per frozen value (frozen-json.ts, whose
  * convention is that a frozen value is frozen all the way down): the per-answer members around it
- * (time, request id) are serialized, the shared ones once.
+ * (time, request id) are serialized, the shared ones once, and encoded to UTF-8 once.
  */
-function memberText(key: string, member: unknown, depth = SHARED_TEXT_DEPTH): string | undefined {
-  const value = valueText(key, member, depth);
-  return value === undefined ? undefined : `${JSON.stringify(key)}:${value}`;
+function writeMember(key: string, member: unknown, depth: number, out: Parts): boolean {
+  const mark = out.length;
+  out.push(`${JSON.stringify(key)}:`);
+  if (writeValue(key, member, depth, out)) return true;
+  out.length = mark;
+  return false;
 }
 
 /** How far down an added member the splice looks for frozen values (result._meta[extension].tools). */
 const SHARED_TEXT_DEPTH = 3;
 
-function valueText(key: string, value: unknown, depth: number): string | undefined {
+function writeValue(key: string, value: unknown, depth: number, out: Parts): boolean {
   if (typeof value === 'object' && value !== null && isPlainValue(value)) {
-    if (Object.isFrozen(value)) return jsonOf(value);
+    if (Object.isFrozen(value)) {
+      out.push(new Shared(jsonBytesOf(value)));
+      return true;
+    }
     if (depth > 0 && !Array.isArray(value)) {
-      const members: string[] = [];
+      out.push('{');
+      let first = true;
       for (const inner of Object.keys(value)) {
-        const text = memberText(inner, (value as Record<string, unknown>)[inner], depth - 1);
-        if (text !== undefined) members.push(text);
+        const mark = out.length;
+        if (!first) out.push(',');
+        if (writeMember(inner, (value as Record<string, unknown>)[inner], depth - 1, out)) first = false;
+        else out.length = mark;
       }
-      return `{${members.join(',')}}`;
+      out.push('}');
+      return true;
     }
   }
   const text = JSON.stringify({ [key]: value });
   // `{"key":value}`: the value starts after the escaped key and its colon.
-  return text.length === 2 ? undefined : text.slice(JSON.stringify(key).length + 2, -1);
+  if (text.length === 2) return false;
+  out.push(text.slice(JSON.stringify(key).length + 2, -1));
+  return true;
 }
 
 /** A plain object or array, which JSON.stringify writes member by member (no toJSON of its own). */
