@@ -117,6 +117,23 @@ async function sdkClient(kind: ClientKind, url: string): Promise<Client> {
   return client;
 }
 
+/**
+ * An SDK client connected to mcp-hub. mcp-hub prints that its servers started before its SSE endpoint
+ * always answers: a connection made at once was refused with a 500 in one quiet run, which ended the
+ * whole benchmark. Connecting is retried for up to 30 s; what is measured afterwards is unchanged.
+ */
+async function hubClient(url: string): Promise<Client> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await sdkClient('mcp-hub', url);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 async function timedListing(client: Client): Promise<{ ms: number; tools: number }> {
   const started = process.hrtime.bigint();
   const result = await client.listTools(undefined, { cacheMode: 'bypass' });
@@ -141,7 +158,7 @@ async function hubComparison(gateway: { readonly child: ChildHandle; readonly ur
       const clients = {
         'gateway-2025': await sdkClient('gateway-2025', gateway.url),
         'gateway-2026': await sdkClient('gateway-2026', gateway.url),
-        'mcp-hub': await sdkClient('mcp-hub', hubUrl),
+        'mcp-hub': await hubClient(hubUrl),
       };
       const deadline = Date.now() + 60_000;
       while ((await timedListing(clients['mcp-hub'])).tools < 1000) {
