@@ -79,9 +79,7 @@ function extensionParts(value: Readonly<Record<string, unknown>>, keys: readonly
   const bytes = preparedJson(base)!;
   const added: Parts = [];
   for (let i = baseKeys.length; i < keys.length; i++) {
-    const mark = added.length;
-    added.push(',');
-    if (!writeMember(keys[i]!, value[keys[i]!], SHARED_TEXT_DEPTH, added)) added.length = mark;
+    writeMember(',', keys[i]!, value[keys[i]!], SHARED_TEXT_DEPTH, added);
   }
   if (added.length === 0) return [bytes];
   added.push('}');
@@ -101,31 +99,25 @@ function memberParts(value: Readonly<Record<string, unknown>>, keys: readonly st
       separator = ',';
       return;
     }
-    const mark = out.length;
-    out.push(separator);
-    if (!writeMember(key, value[key], SHARED_TEXT_DEPTH, out)) {
-      out.length = mark;
-      return;
-    }
-    separator = ',';
+    if (writeMember(separator, key, value[key], SHARED_TEXT_DEPTH, out)) separator = ',';
   });
   out.push('}');
   return out;
 }
 
 /**
- * Appends `"key":value` to `out` exactly as JSON.stringify writes it inside an object (the key
- * escaped, `toJSON` called with the key); false, with nothing appended, for a member it leaves out
- * (undefined, a function, a symbol).
+ * Appends `separator` and `"key":value` to `out` exactly as JSON.stringify writes the member inside
+ * an object (the key escaped, `toJSON` called with the key); false, with nothing appended (not the
+ * separator either), for a member it leaves out (undefined, a function, a symbol).
  *
  * A frozen plain object or array down in the member (a rider's wire verdicts, shared by every answer
  * to the same rider) is written as its JSON bytes kept per frozen value (frozen-json.ts, whose
  * convention is that a frozen value is frozen all the way down): the per-answer members around it
  * (time, request id) are serialized, the shared ones once, and encoded to UTF-8 once.
  */
-function writeMember(key: string, member: unknown, depth: number, out: Parts): boolean {
+function writeMember(separator: string, key: string, member: unknown, depth: number, out: Parts): boolean {
   const mark = out.length;
-  out.push(`${JSON.stringify(key)}:`);
+  out.push(`${separator}${JSON.stringify(key)}:`);
   if (writeValue(key, member, depth, out)) return true;
   out.length = mark;
   return false;
@@ -142,12 +134,9 @@ function writeValue(key: string, value: unknown, depth: number, out: Parts): boo
     }
     if (depth > 0 && !Array.isArray(value)) {
       out.push('{');
-      let first = true;
+      let separator = '';
       for (const inner of Object.keys(value)) {
-        const mark = out.length;
-        if (!first) out.push(',');
-        if (writeMember(inner, (value as Record<string, unknown>)[inner], depth - 1, out)) first = false;
-        else out.length = mark;
+        if (writeMember(separator, inner, (value as Record<string, unknown>)[inner], depth - 1, out)) separator = ',';
       }
       out.push('}');
       return true;
