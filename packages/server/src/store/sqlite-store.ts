@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import { jsonOf } from '../json/frozen-json.js';
 import { ActivitySegments, type ActivityFilter, type ActivityRow, type SegmentRecord } from './activity-segments.js';
+import { CommitGathering } from './commit-gathering.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
@@ -65,7 +66,7 @@ interface PendingActivity extends SegmentRecord {
 
 export type SqliteOpenResult = { ok: true; store: Store } | { ok: false; message: string };
 
-export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock, walLimitBytes: number): SqliteOpenResult {
+export function openSqliteStore(dataDir: string, fileName: string, lock: DataDirLock, walLimitBytes: number, commitClock?: () => number): SqliteOpenResult {
   const path = join(dataDir, fileName);
   let db: Database | undefined;
   try {
@@ -75,7 +76,7 @@ export function openSqliteStore(dataDir: string, fileName: string, lock: DataDir
       db.close();
       return { ok: false, message: `${path}: ${migrated.message}` };
     }
-    return { ok: true, store: new SqliteStore(dataDir, path, db, lock, walLimitBytes) };
+    return { ok: true, store: new SqliteStore(dataDir, path, db, lock, walLimitBytes, commitClock) };
   } catch (cause) {
     db?.close();
     return { ok: false, message: `cannot open the store ${path}: ${cause instanceof Error ? cause.message : String(cause)}` };
@@ -106,6 +107,8 @@ class SqliteStore implements Store {
   private readonly autocheckpointPages: number;
   /** Set while the checkpoint thread folds the log: activity commits wait for it. */
   private folding = false;
+  /** When a commit waits a turn to carry more records (commit-gathering.ts). */
+  private readonly gathering: CommitGathering;
   private threadFailed = false;
   /** Copies asked of the checkpoint thread since the last fold. */
   private copies = 0;
@@ -119,7 +122,9 @@ class SqliteStore implements Store {
     private readonly db: Database,
     private readonly lock: DataDirLock,
     walLimitBytes: number,
+    commitClock?: () => number,
   ) {
+    this.gathering = new CommitGathering(commitClock);
     this.statements = prepareStatements(db);
     this.activity = new ActivitySegments(db);
     this.walLimit = new WalLimit(path, walLimitBytes, db.pragma('page_size', { simple: true }) as number);
@@ -343,7 +348,9 @@ class SqliteStore implements Store {
   /**
    * Group commit: records appended during one turn of the event loop are written in one
    * transaction (a commit costs far more than an insert), and each promise settles once its
-   * record is committed, so "written before the response" still holds for every caller.
+   * record is committed, so "written before the response" still holds for every caller. Under a
+   * steady load from many callers a commit may wait a turn or two for the next records (at most
+   * GATHER_WINDOW_MS; commit-gathering.ts).
    */
   appendActivity(record: ActivityInput): Promise<AppendedActivity> {
     const tsMs = this.timeOf(record.timestamp);
@@ -372,12 +379,21 @@ class SqliteStore implements Store {
   private flushActivity(force = false): void {
     if (this.folding && !force) return;
     const pending = this.pendingActivity;
-    while (pending.length > 0) {
-      const walBytes = this.walLimit.walBytes();
-      // A fold resumes this flush once the log is back in the database.
-      if (!force && walBytes >= this.walLimit.foldAtBytes) return this.fold();
-      if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
-      this.commitBatch(pending.splice(0, this.commitSize(pending)));
+    if (!force && pending.length > 0 && this.gathering.shouldWait(pending.length)) {
+      setImmediate(() => this.flushActivity());
+      return;
+    }
+    const before = pending.length;
+    try {
+      while (pending.length > 0) {
+        const walBytes = this.walLimit.walBytes();
+        // A fold resumes this flush once the log is back in the database.
+        if (!force && walBytes >= this.walLimit.foldAtBytes) return this.fold();
+        if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
+        this.commitBatch(pending.splice(0, this.commitSize(pending)));
+      }
+    } finally {
+      if (pending.length < before) this.gathering.committed(before - pending.length);
     }
     if (this.closed || !this.activity.full(this.countLimit)) return;
     // A new segment (and dropping old ones) writes a few pages of its own: it waits for room too.

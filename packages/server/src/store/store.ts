@@ -196,11 +196,18 @@ export function takeDataDir(dataDir: string): { ok: true; lock: DataDirLock } | 
  */
 export function openStore(
   dataDir: string,
-  { walLimitBytes = DEFAULT_WAL_LIMIT_BYTES }: { readonly walLimitBytes?: number } = {},
+  {
+    walLimitBytes = DEFAULT_WAL_LIMIT_BYTES,
+    commitClock,
+  }: {
+    readonly walLimitBytes?: number;
+    /** Milliseconds of a monotonic clock, timing the group commit's gathering window (tests give their own). */
+    readonly commitClock?: () => number;
+  } = {},
 ): { ok: true; store: Store } | { ok: false; error: StoreOpenError } {
   const locked = takeDataDir(dataDir);
   if (!locked.ok) return locked;
-  const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock, walLimitBytes);
+  const opened = openSqliteStore(dataDir, STORE_FILE_NAME, locked.lock, walLimitBytes, commitClock);
   if (!opened.ok) {
     locked.lock.release();
     return { ok: false, error: { code: 'store_open_failed', message: opened.message } };
