@@ -152,7 +152,8 @@ async function startBareServer(answer: string): Promise<{ child: ChildHandle; or
 /**
  * The built gateway (dist, as serve.js starts it) with one change: its store's appendActivity writes
  * nothing. It still settles the records of one event-loop turn together at the end of the turn, as the
- * SQLite store's group commit does, because when the answers go out matters as much as what they cost
+ * SQLite store's group commit does when no more are arriving (it may also wait a turn or two for them
+ * under load, commit-gathering.ts), because when the answers go out matters as much as what they cost
  * (settling each record at once measured ~40% fewer preflights per second, here). Only for this
  * reference phase: what a preflight costs without its record.
  */
