@@ -349,8 +349,8 @@ class SqliteStore implements Store {
    * Group commit: records appended during one turn of the event loop are written in one
    * transaction (a commit costs far more than an insert), and each promise settles once its
    * record is committed, so "written before the response" still holds for every caller. Under a
-   * steady load from many callers a commit may wait a turn or two for the next records (at most
-   * GATHER_WINDOW_MS; commit-gathering.ts).
+   * steady load from many callers a commit may wait a turn or more for the next records (at most
+   * GATHER_WINDOW_MS after the previous commit; commit-gathering.ts).
    */
   appendActivity(record: ActivityInput): Promise<AppendedActivity> {
     const tsMs = this.timeOf(record.timestamp);
