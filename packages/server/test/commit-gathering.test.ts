@@ -101,6 +101,17 @@ function open(dir: string, commitClock: () => number): Store {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A store in a fresh directory on a clock the test moves, closed after `body`. */
+async function withStore(body: (store: Store, clock: ReturnType<typeof manualClock>) => Promise<void>): Promise<void> {
+  const clock = manualClock();
+  const store = open(scratch().file('data'), clock.now);
+  try {
+    await body(store, clock);
+  } finally {
+    store.close();
+  }
+}
+
 /** The appends' promises, with whether each has settled yet. */
 function tracked(promises: Promise<AppendedActivity>[]): { all: Promise<AppendedActivity[]>; settled: () => number } {
   let settled = 0;
@@ -109,10 +120,8 @@ function tracked(promises: Promise<AppendedActivity>[]): { all: Promise<Appended
 }
 
 describe('the SQLite store gathers records of consecutive turns into one commit', () => {
-  it('holds a wave back while the next one arrives, then commits both; every record written before it resolves', async () => {
-    const clock = manualClock();
-    const store = open(scratch().file('data'), clock.now);
-    try {
+  it('holds a wave back while the next one arrives, then commits both; every record written before it resolves', () =>
+    withStore(async (store) => {
       await Promise.all([1, 2, 3].map((i) => store.appendActivity(record(i))));
       const first = tracked([4, 5].map((i) => store.appendActivity(record(i))));
       await nextTurn();
@@ -122,29 +131,19 @@ describe('the SQLite store gathers records of consecutive turns into one commit'
       const [a, b] = await Promise.all([first.all, second.all]);
       expect([...a, ...b].map((r) => r.id)).toEqual([4, 5, 6, 7]);
       expect((await store.queryActivity({ limit: 100 })).map((r) => r.request_id).sort()).toEqual(['r-1', 'r-2', 'r-3', 'r-4', 'r-5', 'r-6', 'r-7']);
-    } finally {
-      store.close();
-    }
-  });
+    }));
 
-  it('answers a caller that writes one record at a time in the same turn, as before', async () => {
-    const clock = manualClock();
-    const store = open(scratch().file('data'), clock.now);
-    try {
+  it('answers a caller that writes one record at a time in the same turn, as before', () =>
+    withStore(async (store) => {
       for (let i = 1; i <= 3; i++) {
         const one = tracked([store.appendActivity(record(i))]);
         await nextTurn();
         expect(one.settled()).toBe(1);
       }
-    } finally {
-      store.close();
-    }
-  });
+    }));
 
-  it('commits once the window has passed even while records keep arriving every turn', async () => {
-    const clock = manualClock();
-    const store = open(scratch().file('data'), clock.now);
-    try {
+  it('commits once the window has passed even while records keep arriving every turn', () =>
+    withStore(async (store, clock) => {
       await Promise.all([1, 2, 3].map((i) => store.appendActivity(record(i))));
       const waves: ReturnType<typeof tracked>[] = [];
       for (let turn = 0; turn < 8; turn++) {
@@ -155,10 +154,7 @@ describe('the SQLite store gathers records of consecutive turns into one commit'
       // The first record waited at most the window: it was committed within four turns.
       expect(waves[0]!.settled()).toBe(1);
       await Promise.all(waves.map((w) => w.all));
-    } finally {
-      store.close();
-    }
-  });
+    }));
 
   it('writes a gathered wave that close() finds pending', async () => {
     const clock = manualClock();

@@ -27,17 +27,14 @@ export class CommitGathering {
   private lastBatch = 0;
   private seen = 0;
 
-  constructor(
-    private readonly now: () => number = () => performance.now(),
-    private readonly windowMs: number = GATHER_WINDOW_MS,
-  ) {}
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** Whether the commit of `pending` records should wait one more turn for others. */
   shouldWait(pending: number): boolean {
     const now = this.now();
     const grew = pending > this.seen;
     this.seen = pending;
-    return grew && this.lastBatch > 1 && now - this.lastCommitAt < this.windowMs;
+    return grew && this.lastBatch > 1 && now - this.lastCommitAt < GATHER_WINDOW_MS;
   }
 
   /** A commit (or the commits of one flush) carried `records` records. */
