@@ -27,8 +27,34 @@ describe('request ids', () => {
     for (const id of ids) expect(id).toMatch(UUID_V7);
     for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!).toBe(true);
     expect(ids[0]!.replace(/-/g, '').slice(0, 12)).toBe(now.toString(16).padStart(12, '0'));
+    // 62 random bits each: no two of 10,000 ids share them (a stuck or reused draw would).
+    expect(new Set(ids.map((id) => id.slice(19))).size).toBe(ids.length);
     // A clock that goes backwards never reorders ids.
     const later = freshRequestId(now - 5_000);
     expect(later > ids.at(-1)!).toBe(true);
+  });
+
+  it('writes the time of each new millisecond and draws fresh random bits past every refill', () => {
+    // Ids are issued from one clock for the whole process: each run starts past the last one's time.
+    let horizon = Date.now() + 120_000;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 2 ** 47 }), { minLength: 1, maxLength: 50 }), (offsets) => {
+        const base = horizon;
+        let previous = freshRequestId(base);
+        let now = base;
+        for (const offset of offsets) {
+          now += offset % 10_000_000;
+          const id = freshRequestId(now);
+          expect(id).toMatch(UUID_V7);
+          expect(id.replace(/-/g, '').slice(0, 12)).toBe(now.toString(16).padStart(12, '0'));
+          expect(id > previous).toBe(true);
+          previous = id;
+        }
+        horizon = now + 1;
+      }),
+    );
+    // More ids than one draw of random bytes covers (512), within one millisecond and across them.
+    const tails = new Set(Array.from({ length: 3_000 }, (_, i) => freshRequestId(horizon + (i >> 4)).slice(19)));
+    expect(tails.size).toBe(3_000);
   });
 });

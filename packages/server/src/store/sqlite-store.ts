@@ -7,7 +7,8 @@ import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
 import { startStoreThread, type StoreThread } from './store-thread.js';
-import { COPY_MESSAGE, FOLD_MESSAGE, WalLimit } from './wal-limit.js';
+import { COPY_MESSAGE, FOLD_MESSAGE, WAL_HEADER_BYTES, WalLimit } from './wal-limit.js';
+import { WalSizeEstimate } from './wal-size-estimate.js';
 import type {
   ActivityInput,
   AppendedActivity,
@@ -103,6 +104,8 @@ class SqliteStore implements Store {
    */
   private countLimit: number | undefined;
   private readonly walLimit: WalLimit;
+  /** The log's size for the bound's checks before each commit, measured only near a threshold. */
+  private readonly walSize: WalSizeEstimate;
   /** SQLite's automatic checkpoint on this connection while no thread checkpoints (pages). */
   private readonly autocheckpointPages: number;
   /** Set while the checkpoint thread folds the log: activity commits wait for it. */
@@ -128,6 +131,8 @@ class SqliteStore implements Store {
     this.statements = prepareStatements(db);
     this.activity = new ActivitySegments(db);
     this.walLimit = new WalLimit(path, walLimitBytes, db.pragma('page_size', { simple: true }) as number);
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.walSize = new WalSizeEstimate(() => this.walLimit.walBytes(), () => totalChanges.get() as number, this.walLimit.frameBytes, WAL_HEADER_BYTES);
     this.autocheckpointPages = Math.min(AUTOCHECKPOINT_PAGES, this.walLimit.foldAtFrames);
     db.pragma(`wal_autocheckpoint = ${this.autocheckpointPages}`);
   }
@@ -386,11 +391,13 @@ class SqliteStore implements Store {
     const before = pending.length;
     try {
       while (pending.length > 0) {
-        const walBytes = this.walLimit.walBytes();
+        const copyAt = this.walLimit.copyAtBytes(this.copies);
+        const walBytes = this.walSize.bytesBelow(force ? copyAt : Math.min(copyAt, this.walLimit.foldAtBytes));
         // A fold resumes this flush once the log is back in the database.
         if (!force && walBytes >= this.walLimit.foldAtBytes) return this.fold();
-        if (walBytes >= this.walLimit.copyAtBytes(this.copies)) this.copyAhead();
-        this.commitBatch(pending.splice(0, this.commitSize(pending)));
+        if (walBytes >= copyAt) this.copyAhead();
+        const { count, frames } = this.commitSize(pending);
+        this.commitBatch(pending.splice(0, count), frames);
       }
     } finally {
       if (pending.length < before) this.gathering.committed(before - pending.length);
@@ -399,33 +406,41 @@ class SqliteStore implements Store {
     // A new segment (and dropping old ones) writes a few pages of its own: it waits for room too.
     if (!force && this.walLimit.full()) return this.fold();
     try {
+      this.walSize.invalidate();
       this.activity.startSegment(this.countLimit);
     } catch {
       // The records are committed; the next flush tries again, and the runtime's full pass still runs.
     }
   }
 
-  /** How many of the first pending records fit in one commit's share of the log (at least one). */
-  private commitSize(pending: readonly PendingActivity[]): number {
+  /**
+   * How many of the first pending records fit in one commit's share of the log (at least one), and
+   * the frames they may write.
+   */
+  private commitSize(pending: readonly PendingActivity[]): { count: number; frames: number } {
     let frames = 0;
     let count = 0;
     for (const { json } of pending) {
-      frames += this.walLimit.framesOf(json.length);
-      if (count > 0 && frames > this.walLimit.commitFrames) break;
+      const next = this.walLimit.framesOf(json.length);
+      if (count > 0 && frames + next > this.walLimit.commitFrames) break;
+      frames += next;
       count++;
     }
-    return count;
+    return { count, frames };
   }
 
-  private commitBatch(batch: readonly PendingActivity[]): void {
+  private commitBatch(batch: readonly PendingActivity[], frames: number): void {
     let first: number;
     try {
       if (this.closed) throw new Error('the store is closed');
       first = this.activity.append(batch);
     } catch (cause) {
+      // A failed commit may have spilled frames of its own into the log.
+      this.walSize.invalidate();
       for (const pending of batch) pending.reject(cause);
       return;
     }
+    this.walSize.committed(batch.length, frames);
     batch.forEach((pending, i) => pending.resolve({ ...pending.record, id: first + i }));
     this.recordsCommitted += batch.length;
     if (this.recordsCommitted >= CHECKPOINT_THREAD_AFTER_RECORDS) this.startCheckpointThread();
@@ -482,6 +497,8 @@ class SqliteStore implements Store {
       for (;;) {
         await this.roomInLog();
         if (this.closed) return removed;
+        // A prune may drop a whole segment (a schema change, which total_changes() does not count).
+        this.walSize.invalidate();
         const changes = prune();
         removed += changes;
         if (changes < rows) break;

@@ -12,7 +12,7 @@ export const COPY_MESSAGE = 'copy';
 /** Copies before each fold, at even steps of the log's way to the fold point. */
 const COPIES_PER_FOLD = 3;
 /** The WAL header; every frame adds 24 bytes to its page. */
-const WAL_HEADER_BYTES = 32;
+export const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
 /**
  * Pages one activity record can dirty besides its overflow pages: a leaf of the table and of each of
@@ -50,6 +50,11 @@ export class WalLimit {
     this.walPath = `${dbPath}-wal`;
     this.foldAtBytes = limitBytes - Math.floor(limitBytes / COMMIT_SHARE);
     this.commitFrames = Math.max(1, Math.floor((limitBytes - this.foldAtBytes - WAL_HEADER_BYTES) / (pageSize + FRAME_HEADER_BYTES)));
+  }
+
+  /** The bytes one frame takes in the log. */
+  get frameBytes(): number {
+    return this.pageSize + FRAME_HEADER_BYTES;
   }
 
   /** The frames below foldAtBytes: SQLite's own automatic checkpoint for writes that are not activity records. */
