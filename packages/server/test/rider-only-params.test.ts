@@ -1,8 +1,10 @@
 // A 2025-11-25 request whose params are a rider and nothing else reaches the SDK's session transport
 // without them and gets them back before the server sees it (rider-only-params.ts): the split gives
-// back exactly the request it was made from, and nothing else is ever split. On the wire, a rider's
+// back exactly the request it was made from, and nothing else is ever split. The endpoint's routing
+// predicate (the SDK's isLegacyRequest) gives the same route with or without them. On the wire, a rider's
 // answer is unchanged (prepared-listing-answers.test.ts, extension-rider.test.ts).
 import { EXTENSION_ID } from '@mcpproxy/schema';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withoutRiderOnlyParams } from '../src/mcp/rider-only-params.js';
@@ -50,6 +52,36 @@ describe('rider-only params', () => {
         expect(Object.hasOwn(split.body, 'params')).toBe(false);
         expect({ ...split.body, params }).toEqual(value);
       }),
+    );
+  });
+
+  it("routes a rider-only request as the SDK's predicate routes it with its params (the endpoint classifies it without them)", async () => {
+    const header = fc.option(fc.constantFrom('2025-11-25', '2026-07-28', '2025-06-18', ' 2026-07-28 ', 'bogus'), { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('tools/list', 'tools/call', 'initialize', 'resources/list', 'subscriptions/listen'),
+        header,
+        fc.option(fc.constantFrom('tools/list', 'tools/call'), { nil: undefined }),
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),
+        async (method, protocolVersion, methodHeader, riderValue, id) => {
+          const body = { jsonrpc: '2.0', id, method, params: { _meta: { [EXTENSION_ID]: riderValue } } };
+          const split = withoutRiderOnlyParams(body);
+          expect(split).toBeDefined();
+          const request = () =>
+            new Request('http://127.0.0.1/mcp', {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                ...(protocolVersion === undefined ? {} : { 'mcp-protocol-version': protocolVersion }),
+                ...(methodHeader === undefined ? {} : { 'mcp-method': methodHeader }),
+              },
+              body: JSON.stringify(body),
+            });
+          expect(await isLegacyRequest(request(), split!.body)).toBe(await isLegacyRequest(request(), body));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -12,8 +12,9 @@ const RETRYABLE = new Set(['tools/call', 'prompts/get', 'resources/read']);
  */
 export function retryFieldsFault(request: JSONRPCRequest): string | undefined {
   if (!RETRYABLE.has(request.method)) return undefined;
-  const params = request.params as Readonly<Record<string, unknown>> | undefined;
-  if (params === undefined) return undefined;
+  // Params that are not an object are the schema's to refuse.
+  const params: unknown = request.params;
+  if (!isObject(params)) return undefined;
   if (Object.hasOwn(params, 'inputResponses')) {
     const responses = params['inputResponses'];
     if (!isObject(responses)) return `params.inputResponses: expected an object of input responses, received ${kindOf(responses)}`;
