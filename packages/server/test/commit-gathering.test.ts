@@ -15,18 +15,22 @@ function manualClock(): { now: () => number; advance: (ms: number) => void } {
   return { now: () => t, advance: (ms) => (t += ms) };
 }
 
+/** A policy on a manual clock whose last commit carried `records` records, just now. */
+function gatheringAfter(records: number): { clock: ReturnType<typeof manualClock>; gathering: CommitGathering } {
+  const clock = manualClock();
+  const gathering = new CommitGathering(clock.now);
+  gathering.committed(records);
+  return { clock, gathering };
+}
+
 describe('CommitGathering', () => {
   it('never waits after a commit of one record: a caller writing one at a time is never held back', () => {
-    const clock = manualClock();
-    const gathering = new CommitGathering(clock.now);
-    gathering.committed(1);
+    const { gathering } = gatheringAfter(1);
     expect(gathering.shouldWait(1)).toBe(false);
   });
 
   it('waits while records keep coming after a commit of several, and commits on the first turn that brings none', () => {
-    const clock = manualClock();
-    const gathering = new CommitGathering(clock.now);
-    gathering.committed(5);
+    const { clock, gathering } = gatheringAfter(5);
     clock.advance(0.05);
     expect(gathering.shouldWait(2)).toBe(true);
     clock.advance(0.05);
@@ -36,9 +40,7 @@ describe('CommitGathering', () => {
   });
 
   it('does not wait past the window, however many records keep coming', () => {
-    const clock = manualClock();
-    const gathering = new CommitGathering(clock.now);
-    gathering.committed(5);
+    const { clock, gathering } = gatheringAfter(5);
     let pending = 1;
     const answers: boolean[] = [];
     for (let turn = 0; turn < 10; turn++) {
@@ -49,9 +51,7 @@ describe('CommitGathering', () => {
   });
 
   it('does not wait when the last commit is older than the window (no siblings any more)', () => {
-    const clock = manualClock();
-    const gathering = new CommitGathering(clock.now);
-    gathering.committed(8);
+    const { clock, gathering } = gatheringAfter(8);
     clock.advance(GATHER_WINDOW_MS);
     expect(gathering.shouldWait(3)).toBe(false);
   });

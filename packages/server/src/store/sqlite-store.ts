@@ -358,7 +358,8 @@ class SqliteStore implements Store {
    * GATHER_WINDOW_MS after the previous commit; commit-gathering.ts).
    */
   appendActivity(record: ActivityInput): Promise<AppendedActivity> {
-    // Refused at once: a flush after close() must not touch the closed connection (not even to size the log).
+    // The one refusal of a closed store: close() commits everything pending before it closes, so no flush
+    // after it finds records and touches the closed connection (not even to size the log).
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     const tsMs = this.timeOf(record.timestamp);
     if (Number.isNaN(tsMs)) return Promise.reject(new TypeError(`activity timestamp is not a date: ${record.timestamp}`));
@@ -393,9 +394,6 @@ class SqliteStore implements Store {
     const before = pending.length;
     try {
       while (pending.length > 0) {
-        // Nothing reaches here once closed (appendActivity refuses); if it did, commitBatch refuses it too,
-        // where sizing the log would throw from a timer callback.
-        if (this.closed) return this.commitBatch(pending.splice(0), 0);
         const copyAt = this.walLimit.copyAtBytes(this.copies);
         const walBytes = this.walSize.bytesBelow(force ? copyAt : Math.min(copyAt, this.walLimit.foldAtBytes));
         // A fold resumes this flush once the log is back in the database.
@@ -437,7 +435,6 @@ class SqliteStore implements Store {
   private commitBatch(batch: readonly PendingActivity[], frames: number): void {
     let first: number;
     try {
-      if (this.closed) throw new Error('the store is closed');
       first = this.activity.append(batch);
     } catch (cause) {
       // A failed commit may have spilled frames of its own into the log.
