@@ -2,11 +2,13 @@
 // the test itself, with one real HTTP fixture upstream they both connect to (each replica holds its
 // own connection). What an operator does on one replica holds on the other at once; tokens live in
 // the database; a replica killed under load loses no acknowledged record; losing the database is a
-// 503 and refused calls until it returns, and a replica that missed a notification re-reads.
+// 503 and refused calls, reads and prompt gets until it returns, and a replica that missed a
+// notification re-reads.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
+import { namespacedUri } from '../src/mcp/namespaced-uri.js';
 import { STORE_UNREACHABLE_REFUSAL } from '../src/mcp/store-unreachable-refusal.js';
 import type { PublishedState } from '../src/state/gateway-runtime.js';
 import type { Store } from '../src/store/store.js';
@@ -59,9 +61,16 @@ async function fixture(dir: TempDir, tools: readonly string[]): Promise<HttpFixt
   };
 }
 
+/** The fixture's tools, and one resource and one prompt, which are gated like its tools. */
 function toolsJson(tools: readonly string[]): string {
-  return JSON.stringify(tools.map((name) => ({ name, description: `the ${name} tool`, echo: true })));
+  return JSON.stringify({
+    tools: tools.map((name) => ({ name, description: `the ${name} tool`, echo: true })),
+    resources: [{ uri: NOTE_URI, name: 'note', text: 'the note' }],
+    prompts: [{ name: 'greet', text: 'hello from the fixture' }],
+  });
 }
+
+const NOTE_URI = 'fixture://note';
 
 async function replica(dir: TempDir, name: string, databaseUrl: string, upstream: HttpFixture, extra: Record<string, unknown> = {}): Promise<Replica> {
   const started = await startReplica(dir, name, databaseUrl, { servers: [{ name: 'fixture', url: upstream.url, quarantined: false }], ...extra });
@@ -107,6 +116,17 @@ async function callTool(at: Replica, name: string, token?: string): Promise<{ is
   if (answer.error !== undefined) throw new Error(`tools/call ${name}: ${JSON.stringify(answer.error)}`);
   const result = answer.result as { isError?: boolean; content: { text: string }[] };
   return { isError: result.isError === true, text: result.content.map((c) => c.text).join('\n') };
+}
+
+/** What a resources/read and a prompts/get of the fixture's resource and prompt answer: their text, or the JSON-RPC error. */
+async function readAndGet(at: Replica): Promise<{ read: { text?: string; error?: { code: number; message: string; data?: unknown } }; get: { text?: string; error?: { code: number; message: string; data?: unknown } } }> {
+  const session = await openRawSession(at.url, 'modern');
+  const read = await session.request('resources/read', { uri: namespacedUri('fixture', NOTE_URI) });
+  const get = await session.request('prompts/get', { name: 'fixture:greet' });
+  return {
+    read: read.error === undefined ? { text: (read.result as { contents: { text: string }[] }).contents[0]?.text } : { error: read.error },
+    get: get.error === undefined ? { text: (get.result as { messages: { content: { text: string } }[] }).messages[0]?.content.text } : { error: get.error },
+  };
 }
 
 const IDS = ['fixture:a', 'fixture:b', 'fixture:nope', 'ghost:x'];
@@ -370,7 +390,7 @@ describe('a replica killed, the database lost', () => {
     expect(count('a')).toBeGreaterThanOrEqual(KILL_AFTER);
   });
 
-  it('answer 503 and refuse tool calls while the database is stopped, and recover on their own when it starts again', async () => {
+  it('answer 503 and refuse tool calls, resource reads and prompt gets while the database is stopped, and recover on their own when it starts again', async () => {
     const { url, a, b } = await readyPair();
 
     const outage = await server.outage(url);
@@ -381,6 +401,12 @@ describe('a replica killed, the database lost', () => {
         const refused = await verdict(at, ['fixture:a'], false);
         expect(refused.body).toMatchObject({ code: 'activity_unavailable' });
         expect(await callTool(at, 'fixture:a')).toEqual({ isError: true, text: STORE_UNREACHABLE_REFUSAL });
+        // Reads and prompt gets are refused like the call (retryable, nothing asked upstream).
+        const { read, get } = await readAndGet(at);
+        expect(read.error).toMatchObject({ code: -32603, data: { reason: 'store_unreachable', retryable: true } });
+        expect(read.error?.message).toContain(`Resource ${namespacedUri('fixture', NOTE_URI)} refused: the gateway's store is unreachable (retryable)`);
+        expect(get.error).toMatchObject({ code: -32603, data: { reason: 'store_unreachable', retryable: true } });
+        expect(get.error?.message).toContain("Prompt fixture:greet refused: the gateway's store is unreachable (retryable)");
       }
       await outage.end();
       ended = true;
@@ -390,6 +416,7 @@ describe('a replica killed, the database lost', () => {
     for (const at of [a, b]) {
       await eventually(async () => expect(await reasons(at, ['fixture:a'])).toEqual(['ready']));
       expect(await callTool(at, 'fixture:a')).toMatchObject({ isError: false });
+      expect(await readAndGet(at)).toEqual({ read: { text: 'the note' }, get: { text: 'hello from the fixture' } });
       expect(at.log()).toContain('lost the PostgreSQL change feed');
       expect(at.log()).toContain('change feed is back');
     }

@@ -17,13 +17,14 @@ import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import type { ForwardedMethod } from '../upstream/upstream-connection.js';
 import { catalogPage } from './catalog-page.js';
-import { forwardAskingClient, type ClientInput } from './client-input.js';
+import { forwardAskingClient, isInputRetry, type ClientInput } from './client-input.js';
 import type { InputFlows } from './input-flows.js';
 import { catalogRefusal, catalogServers, refusalSentence, type CatalogFeature } from './catalog-servers.js';
 import { downstreamRelay } from './downstream-relay.js';
 import type { McpSessionContext } from './mcp-identity.js';
 import { namespacedName, namespacedUri, upstreamName, upstreamUri } from './namespaced-uri.js';
 import type { ResourceSubscriber, ResourceSubscriptions } from './resource-subscriptions.js';
+import { storeUnreachableError } from './store-unreachable-refusal.js';
 
 /** The part of the runtime the catalog reads: the published state, and the way to an upstream. */
 export type CatalogRuntime = Pick<GatewayRuntime, 'current' | 'forwardRequest' | 'upstreamCapabilities'>;
@@ -34,6 +35,12 @@ export interface CatalogOptions {
   readonly subscriptions: ResourceSubscriptions;
   /** 2026-07-28 reads and prompt gets waiting for their client's input (see client-input.ts). */
   readonly inputFlows?: InputFlows;
+  /**
+   * False while the shared store cannot be reached: reads and prompt gets are refused like tool calls
+   * (this replica may have missed a quarantine or a disabled server decided on another one). Listings,
+   * completions and subscriptions go on, as tools/list does. Absent: always reachable.
+   */
+  readonly storeReachable?: () => boolean;
 }
 
 /**
@@ -101,7 +108,16 @@ export function attachCatalog(server: Server, options: CatalogOptions, context: 
     });
   };
 
+  // Refused like a tool call while the shared store is unreachable, and before the gates: a stale copy of
+  // them could refuse what another replica has since allowed. A 2026-07-28 retry brings input for a request
+  // already made upstream, so it goes on.
+  const refuseWhileStoreUnreachable = (what: string, ctx: ServerContext): void => {
+    if (options.storeReachable?.() !== false || isInputRetry({ server, ctx, era: context.era, identityKey: context.identity.key })) return;
+    throw storeUnreachableError(what);
+  };
+
   server.setRequestHandler('resources/read', async (request, ctx) => {
+    refuseWhileStoreUnreachable(`Resource ${request.params.uri}`, ctx);
     const target = resourceTarget(request.params.uri, 'resources', scope, runtime);
     const result = await askingClient(target.server, 'resources/read', { uri: target.uri }, `resources/read\n${request.params.uri}`, ctx);
     if (isInputRequiredResult(result)) return result;
@@ -111,6 +127,7 @@ export function attachCatalog(server: Server, options: CatalogOptions, context: 
   });
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
+    refuseWhileStoreUnreachable(`Prompt ${request.params.name}`, ctx);
     const target = promptTarget(request.params.name, scope, runtime);
     const { arguments: args } = request.params;
     return (await askingClient(target.server, 'prompts/get', { name: target.name, ...(args === undefined ? {} : { arguments: args }) }, `prompts/get\n${request.params.name}`, ctx)) as GetPromptResult;

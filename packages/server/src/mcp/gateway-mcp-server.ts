@@ -56,7 +56,8 @@ export interface GatewayMcpOptions {
   readonly inputFlows?: InputFlows;
   /**
    * False while the store (a shared PostgreSQL) cannot be reached: this gateway may have missed an
-   * operator's change on another replica, so tool calls are refused. Absent: always reachable.
+   * operator's change on another replica, so tool calls, resource reads and prompt gets are refused.
+   * Absent: always reachable.
    */
   readonly storeReachable?: () => boolean;
   /** What a tools/list waits for before it reads the state (the start-up wait of stdio sessions); undefined: nothing. */
@@ -94,7 +95,16 @@ export function createGatewayMcpServer(options: GatewayMcpOptions, context: McpS
   server.setRequestHandler('tools/list', (request) => listTools(request.params?.cursor));
   // Resources, prompts, completion and logging of the upstreams, beside their tools.
   if (options.resourceSubscriptions !== undefined) {
-    attachCatalog(server, { runtime, subscriptions: options.resourceSubscriptions, ...(options.inputFlows === undefined ? {} : { inputFlows: options.inputFlows }) }, context);
+    attachCatalog(
+      server,
+      {
+        runtime,
+        subscriptions: options.resourceSubscriptions,
+        ...(options.inputFlows === undefined ? {} : { inputFlows: options.inputFlows }),
+        ...(options.storeReachable === undefined ? {} : { storeReachable: options.storeReachable }),
+      },
+      context,
+    );
   }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
