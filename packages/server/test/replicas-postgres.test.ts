@@ -16,7 +16,7 @@ import type { EventStreamReader } from './event-stream-reader.js';
 import { eventually, startHttpFixture, type HttpFixture } from './fixture-process.js';
 import { serverReady, startTestGateway, TempDir, waitForState, type TestGateway } from './gateway-harness.js';
 import { isListChanged, openListenStream } from './listen-request.js';
-import { openRawSession } from './raw-mcp-session.js';
+import { openRawSession, type RawError } from './raw-mcp-session.js';
 import { startReplica, type Replica } from './replica-process.js';
 import { restClient, withoutVolatile } from './rest-client.js';
 import { queryRows as rows, startTestPostgres, type TestPostgres } from './test-postgres.js';
@@ -118,8 +118,11 @@ async function callTool(at: Replica, name: string, token?: string): Promise<{ is
   return { isError: result.isError === true, text: result.content.map((c) => c.text).join('\n') };
 }
 
-/** What a resources/read and a prompts/get of the fixture's resource and prompt answer: their text, or the JSON-RPC error. */
-async function readAndGet(at: Replica): Promise<{ read: { text?: string; error?: { code: number; message: string; data?: unknown } }; get: { text?: string; error?: { code: number; message: string; data?: unknown } } }> {
+/** A resources/read's or a prompts/get's answer: its text, or the JSON-RPC error. */
+type ReadAnswer = { readonly text: string | undefined } | { readonly error: RawError };
+
+/** What a resources/read and a prompts/get of the fixture's resource and prompt answer. */
+async function readAndGet(at: Replica): Promise<{ read: ReadAnswer; get: ReadAnswer }> {
   const session = await openRawSession(at.url, 'modern');
   const read = await session.request('resources/read', { uri: namespacedUri('fixture', NOTE_URI) });
   const get = await session.request('prompts/get', { name: 'fixture:greet' });
@@ -402,11 +405,11 @@ describe('a replica killed, the database lost', () => {
         expect(refused.body).toMatchObject({ code: 'activity_unavailable' });
         expect(await callTool(at, 'fixture:a')).toEqual({ isError: true, text: STORE_UNREACHABLE_REFUSAL });
         // Reads and prompt gets are refused like the call (retryable, nothing asked upstream).
-        const { read, get } = await readAndGet(at);
-        expect(read.error).toMatchObject({ code: -32603, data: { reason: 'store_unreachable', retryable: true } });
-        expect(read.error?.message).toContain(`Resource ${namespacedUri('fixture', NOTE_URI)} refused: the gateway's store is unreachable (retryable)`);
-        expect(get.error).toMatchObject({ code: -32603, data: { reason: 'store_unreachable', retryable: true } });
-        expect(get.error?.message).toContain("Prompt fixture:greet refused: the gateway's store is unreachable (retryable)");
+        const unreachable = { code: -32603, data: { reason: 'store_unreachable', retryable: true } };
+        expect(await readAndGet(at)).toMatchObject({
+          read: { error: { ...unreachable, message: expect.stringContaining(`Resource ${namespacedUri('fixture', NOTE_URI)} refused: the gateway's store is unreachable (retryable)`) } },
+          get: { error: { ...unreachable, message: expect.stringContaining("Prompt fixture:greet refused: the gateway's store is unreachable (retryable)") } },
+        });
       }
       await outage.end();
       ended = true;

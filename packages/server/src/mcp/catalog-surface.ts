@@ -17,7 +17,7 @@ import type { GatewayRuntime } from '../state/gateway-runtime.js';
 import { RuntimeError } from '../state/runtime-error.js';
 import type { ForwardedMethod } from '../upstream/upstream-connection.js';
 import { catalogPage } from './catalog-page.js';
-import { forwardAskingClient, isInputRetry, type ClientInput } from './client-input.js';
+import { forwardAskingClient, type ClientInput } from './client-input.js';
 import type { InputFlows } from './input-flows.js';
 import { catalogRefusal, catalogServers, refusalSentence, type CatalogFeature } from './catalog-servers.js';
 import { downstreamRelay } from './downstream-relay.js';
@@ -109,15 +109,14 @@ export function attachCatalog(server: Server, options: CatalogOptions, context: 
   };
 
   // Refused like a tool call while the shared store is unreachable, and before the gates: a stale copy of
-  // them could refuse what another replica has since allowed. A 2026-07-28 retry brings input for a request
-  // already made upstream, so it goes on.
-  const refuseWhileStoreUnreachable = (what: string, ctx: ServerContext): void => {
-    if (options.storeReachable?.() !== false || isInputRetry({ server, ctx, era: context.era, identityKey: context.identity.key })) return;
-    throw storeUnreachableError(what);
+  // them could refuse what another replica has since allowed. Every round of a read or a prompt is gated
+  // (a 2026-07-28 retry too, unlike a tool call's), so every round is refused.
+  const refuseWhileStoreUnreachable = (what: string): void => {
+    if (options.storeReachable?.() === false) throw storeUnreachableError(what);
   };
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
-    refuseWhileStoreUnreachable(`Resource ${request.params.uri}`, ctx);
+    refuseWhileStoreUnreachable(`Resource ${request.params.uri}`);
     const target = resourceTarget(request.params.uri, 'resources', scope, runtime);
     const result = await askingClient(target.server, 'resources/read', { uri: target.uri }, `resources/read\n${request.params.uri}`, ctx);
     if (isInputRequiredResult(result)) return result;
@@ -127,7 +126,7 @@ export function attachCatalog(server: Server, options: CatalogOptions, context: 
   });
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
-    refuseWhileStoreUnreachable(`Prompt ${request.params.name}`, ctx);
+    refuseWhileStoreUnreachable(`Prompt ${request.params.name}`);
     const target = promptTarget(request.params.name, scope, runtime);
     const { arguments: args } = request.params;
     return (await askingClient(target.server, 'prompts/get', { name: target.name, ...(args === undefined ? {} : { arguments: args }) }, `prompts/get\n${request.params.name}`, ctx)) as GetPromptResult;
