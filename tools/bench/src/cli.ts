@@ -16,7 +16,8 @@ import { finishContext, startContext } from './run-context.js';
 import { summaryTable } from './summary-table.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
-const DOCUMENT = join(ROOT, 'BENCHMARKS.md');
+const DOCUMENT_NAME = 'BENCHMARKS.md';
+const DOCUMENT = join(ROOT, DOCUMENT_NAME);
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, only: { type: 'string' }, list: { type: 'boolean', default: false } } });
 
@@ -38,7 +39,7 @@ if (selected.length === 0) {
 const interrupted = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => interrupted.abort());
 
-const context = startContext(ROOT);
+const context = startContext(ROOT, DOCUMENT_NAME);
 const runs: BenchmarkRun[] = [];
 for (const [i, benchmark] of selected.entries()) {
   if (interrupted.signal.aborted) break;

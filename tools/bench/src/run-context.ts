@@ -16,10 +16,14 @@ export interface RunContext {
   readonly settings: readonly string[];
 }
 
-export function startContext(root: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): Omit<RunContext, 'loadAfter'> {
+/**
+ * @param output the file the run writes its table into (relative to `root`): a change there alone does not
+ *   change what is measured, so it does not mark the commit (a second `--write` would always be "uncommitted").
+ */
+export function startContext(root: string, output: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): Omit<RunContext, 'loadAfter'> {
   return {
     date: `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    commit: commitOf(root),
+    commit: commitOf(root, output),
     node: process.version,
     machine: `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown cpu'})`,
     loadBefore: loadavg(),
@@ -34,10 +38,11 @@ export function finishContext(started: Omit<RunContext, 'loadAfter'>): RunContex
   return { ...started, loadAfter: loadavg() };
 }
 
-function commitOf(root: string): string {
+function commitOf(root: string, output: string): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const status = ['status', '--porcelain', '--untracked-files=no', '--', '.', `:(exclude)${output}`];
+    const dirty = execFileSync('git', status, { cwd: root, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${commit} (with uncommitted changes)` : commit;
   } catch {
     return 'unknown (not a git checkout)';
