@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg } from 'node:os';
+import { machineSpeedMs } from './machine-speed.js';
 
 /** Where and when a `pnpm bench` run happened: what its table says about the run itself. */
 export interface RunContext {
@@ -12,6 +13,9 @@ export interface RunContext {
   /** 1-, 5- and 15-minute load averages. */
   readonly loadBefore: readonly number[];
   readonly loadAfter: readonly number[];
+  /** The fixed work's time in ms before and after the run (machine-speed.ts): more is a slower machine. */
+  readonly speedBefore: number;
+  readonly speedAfter: number;
   /** Environment settings that change what the benchmarks do (BENCH_*), as given. */
   readonly settings: readonly string[];
 }
@@ -20,13 +24,20 @@ export interface RunContext {
  * @param output the file the run writes its table into (relative to `root`): a change there alone does not
  *   change what is measured, so it does not mark the commit (a second `--write` would always be "uncommitted").
  */
-export function startContext(root: string, output: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): Omit<RunContext, 'loadAfter'> {
+export function startContext(
+  root: string,
+  output: string,
+  env: NodeJS.ProcessEnv = process.env,
+  now: Date = new Date(),
+  speed: () => number = machineSpeedMs,
+): Omit<RunContext, 'loadAfter' | 'speedAfter'> {
   return {
     date: `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     commit: commitOf(root, output),
     node: process.version,
     machine: `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown cpu'})`,
     loadBefore: loadavg(),
+    speedBefore: speed(),
     settings: Object.keys(env)
       .filter((key) => key.startsWith('BENCH_') || key === 'RIDER_TYPOS')
       .sort()
@@ -34,8 +45,8 @@ export function startContext(root: string, output: string, env: NodeJS.ProcessEn
   };
 }
 
-export function finishContext(started: Omit<RunContext, 'loadAfter'>): RunContext {
-  return { ...started, loadAfter: loadavg() };
+export function finishContext(started: Omit<RunContext, 'loadAfter' | 'speedAfter'>, speed: () => number = machineSpeedMs): RunContext {
+  return { ...started, loadAfter: loadavg(), speedAfter: speed() };
 }
 
 function commitOf(root: string, output: string): string {

@@ -37,7 +37,8 @@ export function summaryTable(context: RunContext, runs: readonly BenchmarkRun[])
   const markdown = [
     `### \`pnpm bench\` run of ${context.date} at commit \`${context.commit}\``,
     '',
-    `Node ${context.node}, ${context.machine}; load average (1 / 5 / 15 min) ${load(context.loadBefore)} before, ${load(context.loadAfter)} after` +
+    `Node ${context.node}, ${context.machine}; load average (1 / 5 / 15 min) ${load(context.loadBefore)} before, ${load(context.loadAfter)} after; ` +
+      `the fixed work of \`tools/bench/src/machine-speed.ts\` ${context.speedBefore.toFixed(0)} ms before, ${context.speedAfter.toFixed(0)} ms after (more is a slower machine)` +
       (context.settings.length === 0 ? '.' : `; settings: ${context.settings.map((s) => `\`${s}\``).join(', ')}.`),
     '',
     '| target | measure | figure (this run) | target | met |',

@@ -11,7 +11,7 @@ import { summaryTable } from '../src/summary-table.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE = [process.execPath];
 const fixture = (name: string, script: string, timeoutMinutes = 1): Benchmark => ({ name, cwd: 'test/fixtures', script, timeoutMinutes });
-const context = { date: '2026-12-03 08:00 UTC', commit: 'abc1234', node: 'v20.20.2', machine: '2 cores (test)', loadBefore: [0.5, 0.4, 0.3], loadAfter: [1, 0.5, 0.3], settings: ['BENCH_ROUNDS=250'] };
+const context = { date: '2026-12-03 08:00 UTC', commit: 'abc1234', node: 'v20.20.2', machine: '2 cores (test)', loadBefore: [0.5, 0.4, 0.3], loadAfter: [1, 0.5, 0.3], speedBefore: 44.6, speedAfter: 61.2, settings: ['BENCH_ROUNDS=250'] };
 
 function alive(pid: number): boolean {
   try {
@@ -75,7 +75,9 @@ describe('running benchmarks', () => {
     }
     const summary = summaryTable(context, runs);
     expect(summary.markdown).toContain('### `pnpm bench` run of 2026-12-03 08:00 UTC at commit `abc1234`');
-    expect(summary.markdown).toContain('load average (1 / 5 / 15 min) 0.50 / 0.40 / 0.30 before, 1.00 / 0.50 / 0.30 after; settings: `BENCH_ROUNDS=250`.');
+    expect(summary.markdown).toContain(
+      'load average (1 / 5 / 15 min) 0.50 / 0.40 / 0.30 before, 1.00 / 0.50 / 0.30 after; the fixed work of `tools/bench/src/machine-speed.ts` 45 ms before, 61 ms after (more is a slower machine); settings: `BENCH_ROUNDS=250`.',
+    );
     expect(summary.markdown).toContain('| alpha | alpha \\| with a pipe | 1.05x (1.40 ms vs 1.33 ms median) | <= 1.2x | met |');
     expect(summary.markdown).toContain('| beta | beta | 0.31x (24,405 vs 78,000 req/s) | >= 0.35x | **NOT met** |');
     expect(summary.markdown).toContain('| gamma | gamma | 2 ms | < 5 ms | met |');
