@@ -1,8 +1,8 @@
 /**
  * How fast the machine runs a fixed piece of work now, in milliseconds: a second reading of how quiet
- * the machine is, beside the load average. On a shared VM the load average can read 0.3 while the
- * host's other tenants take ~40% of the CPU, and every figure of the run moves with it (the evaluator's
- * 10-ID median read 2.5 µs in quiet runs and 3.5-3.7 µs in such ones, at the same load average). The
+ * the machine is, beside the load average. On a shared VM whole runs have come out ~40% slower at a
+ * load average under 0.6, every figure with them (the evaluator's 10-ID median read 2.5 µs in quiet
+ * runs and 3.5-3.7 µs in such ones). The
  * work is one thread of serializing, parsing and hashing a fixed document, like the gateway's own work;
  * the reading is the median of a few tries, so one preemption does not decide it.
  */

@@ -20,17 +20,20 @@ export interface RunContext {
   readonly settings: readonly string[];
 }
 
+/** What a run's context reads from outside the repository; each defaults to the real one. */
+export interface ContextSources {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly now?: Date;
+  /** The machine-speed reading (machine-speed.ts). */
+  readonly speed?: () => number;
+}
+
 /**
  * @param output the file the run writes its table into (relative to `root`): a change there alone does not
  *   change what is measured, so it does not mark the commit (a second `--write` would always be "uncommitted").
  */
-export function startContext(
-  root: string,
-  output: string,
-  env: NodeJS.ProcessEnv = process.env,
-  now: Date = new Date(),
-  speed: () => number = machineSpeedMs,
-): Omit<RunContext, 'loadAfter' | 'speedAfter'> {
+export function startContext(root: string, output: string, sources: ContextSources = {}): Omit<RunContext, 'loadAfter' | 'speedAfter'> {
+  const { env = process.env, now = new Date(), speed = machineSpeedMs } = sources;
   return {
     date: `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     commit: commitOf(root, output),

@@ -1,5 +1,5 @@
-// The machine-speed reading: the median of its tries, read from the clock it is given, after one
-// untimed warm-up run; and the real work, timed on the real clock, gives a figure in milliseconds.
+// The machine-speed reading: the median of its tries, read from the clock it is given, after the
+// untimed warm-up runs; and the real work, timed on the real clock, gives a figure in milliseconds.
 import { describe, expect, it } from 'vitest';
 import { machineSpeedMs, SPEED_TRIES, WARM_UP_RUNS } from '../src/machine-speed.js';
 

@@ -29,18 +29,18 @@ describe("a run's commit", () => {
   it('is the commit alone while only the table it writes to has changed (a second --write)', () => {
     const { dir, commit } = repository();
     writeFileSync(join(dir, 'BENCHMARKS.md'), '# Benchmarks\n\nthe previous run\n');
-    expect(startContext(dir, 'BENCHMARKS.md', {}, new Date(), () => 40).commit).toBe(commit);
+    expect(startContext(dir, 'BENCHMARKS.md', { env: {}, speed: () => 40 }).commit).toBe(commit);
   });
 
   it('is marked when any other tracked file differs from the commit', () => {
     const { dir, commit } = repository();
     writeFileSync(join(dir, 'BENCHMARKS.md'), '# Benchmarks\n\nthe previous run\n');
     writeFileSync(join(dir, 'src.ts'), 'export const a = 2;\n');
-    expect(startContext(dir, 'BENCHMARKS.md', {}, new Date(), () => 40).commit).toBe(`${commit} (with uncommitted changes)`);
+    expect(startContext(dir, 'BENCHMARKS.md', { env: {}, speed: () => 40 }).commit).toBe(`${commit} (with uncommitted changes)`);
   });
 
   it('names the BENCH_ settings it was given, and nothing else of the environment', () => {
     const { dir } = repository();
-    expect(startContext(dir, 'BENCHMARKS.md', { BENCH_ROUNDS: '100', HOME: '/root', RIDER_TYPOS: '1' }, new Date(), () => 40).settings).toEqual(['BENCH_ROUNDS=100', 'RIDER_TYPOS=1']);
+    expect(startContext(dir, 'BENCHMARKS.md', { env: { BENCH_ROUNDS: '100', HOME: '/root', RIDER_TYPOS: '1' }, speed: () => 40 }).settings).toEqual(['BENCH_ROUNDS=100', 'RIDER_TYPOS=1']);
   });
 });
