@@ -1134,8 +1134,9 @@ export interface GatewayConfig {
   /**
    * SQLite store only: the most bytes the store's write-ahead log (mcpproxy.db-wal) may hold,
    * under any load: once it reaches three quarters of this, activity writes wait (answers
-   * included, never lost) while the log is checkpointed into the database and truncated, and
-   * it is truncated to nothing after a second without writes.
+   * included, never lost) while the log is checkpointed into the database and started over
+   * (its file keeps its size, written over from its start), and it is truncated to nothing
+   * after a second without writes.
    */
   readonly store_wal_limit_bytes?: number;
   /**

@@ -22,8 +22,10 @@ export function connectSqlite(path: string, autocheckpointPages: number = AUTOCH
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
-    // Whenever SQLite starts the log over it truncates the file, so the file's size is the log's (WalLimit).
-    db.pragma('journal_size_limit = 0');
+    // SQLite starts the log over without truncating the file: its next frames are written over the
+    // old ones, where truncating and growing the file again cost the commits (WalLimit bounds the file
+    // the same; the checkpoint thread empties it once the writes stop).
+    db.pragma('journal_size_limit = -1');
     return db;
   } catch (cause) {
     db.close();

@@ -7,7 +7,8 @@ import type { DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { AUTOCHECKPOINT_PAGES, connectSqlite } from './sqlite-connection.js';
 import { startStoreThread, type StoreThread } from './store-thread.js';
-import { COPY_MESSAGE, FOLD_MESSAGE, WAL_HEADER_BYTES, WalLimit } from './wal-limit.js';
+import { COPY_MESSAGE, isFoldReply, WAL_HEADER_BYTES, WalLimit, type FoldMode, type FoldRequest } from './wal-limit.js';
+import { WalLogSize } from './wal-log-size.js';
 import { WalSizeEstimate } from './wal-size-estimate.js';
 import type {
   ActivityInput,
@@ -104,12 +105,14 @@ class SqliteStore implements Store {
    */
   private countLimit: number | undefined;
   private readonly walLimit: WalLimit;
+  /** The log's length, read from the WAL index. */
+  private readonly walLog: WalLogSize;
   /** The log's size for the bound's checks before each commit, measured only near a threshold. */
   private readonly walSize: WalSizeEstimate;
   /** SQLite's automatic checkpoint on this connection while no thread checkpoints (pages). */
   private readonly autocheckpointPages: number;
-  /** Set while the checkpoint thread folds the log: activity commits wait for it. */
-  private folding = false;
+  /** Set while the checkpoint thread folds the log (how): activity commits wait for it. */
+  private folding: FoldMode | undefined;
   /** When a commit waits a turn to carry more records (commit-gathering.ts). */
   private readonly gathering: CommitGathering;
   private threadFailed = false;
@@ -130,9 +133,10 @@ class SqliteStore implements Store {
     this.gathering = new CommitGathering(commitClock);
     this.statements = prepareStatements(db);
     this.activity = new ActivitySegments(db);
-    this.walLimit = new WalLimit(path, walLimitBytes, db.pragma('page_size', { simple: true }) as number);
+    this.walLimit = new WalLimit(walLimitBytes, db.pragma('page_size', { simple: true }) as number);
+    this.walLog = new WalLogSize(path, this.walLimit.frameBytes);
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
-    this.walSize = new WalSizeEstimate(() => this.walLimit.walBytes(), () => totalChanges.get() as number, this.walLimit.frameBytes, WAL_HEADER_BYTES);
+    this.walSize = new WalSizeEstimate(() => this.walLog.bytes(), () => totalChanges.get() as number, this.walLimit.frameBytes, WAL_HEADER_BYTES);
     this.autocheckpointPages = Math.min(AUTOCHECKPOINT_PAGES, this.walLimit.foldAtFrames);
     db.pragma(`wal_autocheckpoint = ${this.autocheckpointPages}`);
   }
@@ -144,7 +148,7 @@ class SqliteStore implements Store {
     this.checkpointer = thread;
     this.db.pragma('wal_autocheckpoint = 0');
     thread.port.on('message', (message: unknown) => {
-      if (message === FOLD_MESSAGE) this.folded();
+      if (isFoldReply(message)) this.folded(message.folded);
     });
     // A listener refs the port again: the thread still must not keep the process alive.
     thread.port.unref();
@@ -153,10 +157,7 @@ class SqliteStore implements Store {
       if (this.closed || this.threadFailed) return;
       this.threadFailed = true;
       this.db.pragma(`wal_autocheckpoint = ${this.autocheckpointPages}`);
-      if (this.folding) {
-        this.foldHere();
-        this.folded();
-      }
+      if (this.folding !== undefined) this.folded(this.foldHere(this.folding));
     };
     thread.worker.on('error', failed);
     thread.worker.on('exit', failed);
@@ -168,18 +169,19 @@ class SqliteStore implements Store {
    * store that filled most of its log is written steadily).
    */
   private fold(): void {
-    if (this.folding) return;
+    if (this.folding !== undefined) return;
+    const mode = this.walLog.foldMode();
     if (this.checkpointer === undefined || this.threadFailed) {
-      this.foldHere();
+      const complete = this.foldHere(mode);
       this.startCheckpointThread();
-      this.folding = true;
-      setImmediate(() => this.folded());
+      this.folding = mode;
+      setImmediate(() => this.folded(complete));
       return;
     }
-    this.folding = true;
+    this.folding = mode;
     // Records wait for the answer: the process must not end in between (the port is unref'd otherwise).
     this.checkpointer.port.ref();
-    this.checkpointer.port.postMessage(FOLD_MESSAGE);
+    this.checkpointer.port.postMessage({ fold: mode } satisfies FoldRequest);
   }
 
   private copyAhead(): void {
@@ -187,17 +189,20 @@ class SqliteStore implements Store {
     if (this.checkpointer !== undefined && !this.threadFailed) this.checkpointer.port.postMessage(COPY_MESSAGE);
   }
 
-  private foldHere(): void {
+  /** A fold's checkpoint on this connection; whether it was complete (WalLogSize.folded). */
+  private foldHere(mode: FoldMode): boolean {
     try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      return (this.db.pragma(`wal_checkpoint(${mode})`) as { busy: number }[])[0]?.busy === 0;
     } catch {
-      // busy or a transient I/O error: the log is still full, so the next flush folds again
+      // a transient I/O error: the log is still full, so the next flush folds again
+      return false;
     }
   }
 
-  private folded(): void {
-    if (!this.folding) return;
-    this.folding = false;
+  private folded(complete: boolean): void {
+    if (this.folding === undefined) return;
+    this.walLog.folded(this.folding, complete);
+    this.folding = undefined;
     this.copies = 0;
     this.checkpointer?.port.unref();
     for (const resume of this.foldWaiters.splice(0)) resume();
@@ -206,7 +211,7 @@ class SqliteStore implements Store {
 
   /** Resolves once the log has room for another commit (at once when it has). */
   private async roomInLog(): Promise<void> {
-    while (!this.closed && (this.folding || this.walLimit.full())) {
+    while (!this.closed && (this.folding !== undefined || this.walLog.bytes() >= this.walLimit.foldAtBytes)) {
       const done = new Promise<void>((resolve) => this.foldWaiters.push(resolve));
       this.fold();
       await done;
@@ -367,7 +372,7 @@ class SqliteStore implements Store {
       const { type, timestamp, status, surface, request_id: requestId } = record;
       // The metadata's JSON text is written, and it sizes the commit (WalLimit.framesOf).
       this.pendingActivity.push({ type, timestamp, tsMs, status, surface, requestId, json: jsonOf(record.metadata), record, resolve, reject });
-      if (this.pendingActivity.length === 1 && !this.folding) setImmediate(() => this.flushActivity());
+      if (this.pendingActivity.length === 1 && this.folding === undefined) setImmediate(() => this.flushActivity());
     });
   }
 
@@ -385,7 +390,7 @@ class SqliteStore implements Store {
    * usual rate). `force` (close) writes them whatever the log holds: they were accepted.
    */
   private flushActivity(force = false): void {
-    if (this.folding && !force) return;
+    if (this.folding !== undefined && !force) return;
     const pending = this.pendingActivity;
     if (!force && pending.length > 0 && this.gathering.shouldWait(pending.length)) {
       setImmediate(() => this.flushActivity());
@@ -407,7 +412,7 @@ class SqliteStore implements Store {
     }
     if (this.closed || !this.activity.full(this.countLimit)) return;
     // A new segment (and dropping old ones) writes a few pages of its own: it waits for room too.
-    if (!force && this.walLimit.full()) return this.fold();
+    if (!force && this.walLog.bytes() >= this.walLimit.foldAtBytes) return this.fold();
     try {
       this.walSize.invalidate();
       this.activity.startSegment(this.countLimit);
@@ -519,6 +524,8 @@ class SqliteStore implements Store {
     try {
       this.db.close();
     } finally {
+      // After the connections: closing its descriptor drops the process's locks on the WAL index.
+      this.walLog.close();
       this.lock.release();
     }
   }

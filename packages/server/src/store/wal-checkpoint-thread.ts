@@ -2,14 +2,14 @@
 // checkpoint takes no writer lock, so commits go on meanwhile; its fsyncs stall only this thread.
 // Under a steady stream of commits a PASSIVE checkpoint never reaches the log's end, and SQLite
 // only starts a log over once all of it is in the database, so two more jobs keep the log bounded:
-// a fold the store asks for (it has stopped writing; TRUNCATE copies the rest and empties the file;
-// copies it asked for on the way there left little of the rest),
-// and emptying the file once a whole interval went by without a commit.
+// a fold the store asks for (it has stopped writing; RESTART copies the rest and lets the next commit
+// write the log over from the file's start; copies it asked for on the way there left little of the
+// rest), and emptying the file once a whole interval went by without a commit.
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { connectSqlite } from './sqlite-connection.js';
 import type { StoreThreadData } from './store-thread.js';
-import { COPY_MESSAGE, FOLD_MESSAGE } from './wal-limit.js';
+import { COPY_MESSAGE, isFoldRequest, type FoldReply } from './wal-limit.js';
 
 export interface CheckpointThreadData extends StoreThreadData {
   readonly path: string;
@@ -51,7 +51,7 @@ interface CheckpointResult {
   readonly log: number;
   readonly checkpointed: number;
 }
-function checkpoint(mode: 'PASSIVE' | 'TRUNCATE'): CheckpointResult | undefined {
+function checkpoint(mode: 'PASSIVE' | 'RESTART' | 'TRUNCATE'): CheckpointResult | undefined {
   try {
     return (db.pragma(`wal_checkpoint(${mode})`) as CheckpointResult[])[0];
   } catch {
@@ -78,10 +78,10 @@ port.on('message', (message: unknown) => {
     checkpoint('PASSIVE');
     return;
   }
-  if (message === FOLD_MESSAGE) {
-    checkpoint('TRUNCATE');
+  if (isFoldRequest(message)) {
+    const result = checkpoint(message.fold);
     settledFrames = -1;
-    port.postMessage(FOLD_MESSAGE);
+    port.postMessage({ folded: result !== undefined && result.busy === 0 } satisfies FoldReply);
     return;
   }
   clearInterval(timer);

@@ -1,9 +1,30 @@
-import { statSync } from 'node:fs';
-
 /** The default of `store_wal_limit_bytes`. */
 export const DEFAULT_WAL_LIMIT_BYTES = 64 * 1024 * 1024;
-/** The store's request to the checkpoint thread for a fold; the thread answers with the same word once done. */
-export const FOLD_MESSAGE = 'fold';
+
+/**
+ * How a fold checkpoints the log. RESTART copies every frame into the database and waits out their
+ * readers, so that the next commit writes the log over from the file's start: the file keeps its
+ * size (at most the bound) for the next frames. TRUNCATE does the same and also cuts the file to
+ * nothing, which is what made a fold long: at full speed a TRUNCATE fold of a 48 MiB log stalled
+ * the commits ~29 ms, a RESTART fold ~12 ms, and the frames after a truncation grow the file again.
+ */
+export type FoldMode = 'RESTART' | 'TRUNCATE';
+
+/** The store's request to the checkpoint thread for a fold, and how to checkpoint. */
+export interface FoldRequest {
+  readonly fold: FoldMode;
+}
+/** The thread's answer once the fold's checkpoint returned: whether it was complete (WalLogSize.folded). */
+export interface FoldReply {
+  readonly folded: boolean;
+}
+export function isFoldRequest(message: unknown): message is FoldRequest {
+  return typeof message === 'object' && message !== null && Object.hasOwn(message, 'fold');
+}
+export function isFoldReply(message: unknown): message is FoldReply {
+  return typeof message === 'object' && message !== null && Object.hasOwn(message, 'folded');
+}
+
 /**
  * The store's request to copy what the log holds now (PASSIVE, beside the commits): a fold then has
  * only the frames since to copy, which measured a stall of 20-60 ms instead of 75-135 ms at 48 MiB.
@@ -33,21 +54,20 @@ const COMMIT_SHARE = 4;
  * The bound on the store's write-ahead log. Activity records are committed only while the log is
  * below `foldAtBytes` (three quarters of the limit), and one commit writes at most `commitFrames`
  * frames (the last quarter), so the log never passes the limit; at `foldAtBytes` the store folds the
- * log back into the database (a TRUNCATE checkpoint) before it commits more. SQLite cannot reuse a
- * log that readers and a writer keep busy, so without this a steady stream of commits grows it for ever.
+ * log back into the database (a RESTART checkpoint: the next commit writes the log over from the
+ * file's start) before it commits more. SQLite cannot start over a log that readers and a writer keep
+ * busy, so without this a steady stream of commits grows it for ever. The log's length is read from
+ * the WAL index (wal-log-size.ts): the file is as long as the log ever was since it was last emptied.
  */
 export class WalLimit {
   readonly foldAtBytes: number;
   /** The frames one activity commit may write: the headroom between foldAtBytes and the limit. */
   readonly commitFrames: number;
-  private readonly walPath: string;
 
   constructor(
-    dbPath: string,
     readonly limitBytes: number,
     private readonly pageSize: number,
   ) {
-    this.walPath = `${dbPath}-wal`;
     this.foldAtBytes = limitBytes - Math.floor(limitBytes / COMMIT_SHARE);
     this.commitFrames = Math.max(1, Math.floor((limitBytes - this.foldAtBytes - WAL_HEADER_BYTES) / (pageSize + FRAME_HEADER_BYTES)));
   }
@@ -75,18 +95,6 @@ export class WalLimit {
    */
   get rowsPerCommit(): number {
     return Math.max(1, Math.floor(this.commitFrames / PAGES_PER_DELETED_ROW));
-  }
-
-  /**
-   * The log's size now. SQLite writes frames at the end of the file and, with journal_size_limit 0,
-   * truncates it whenever it starts over, so the file's size is how much log there is.
-   */
-  walBytes(): number {
-    return statSync(this.walPath, { throwIfNoEntry: false })?.size ?? 0;
-  }
-
-  full(): boolean {
-    return this.walBytes() >= this.foldAtBytes;
   }
 
   /** The log size at which the `done`-th copy since the last fold is due (Infinity once all are). */
