@@ -116,8 +116,6 @@ describe('a store waiting for a fold', () => {
       opened.store.close();
       console.log('settled ' + settled);
     `;
-    // A module file, not `-e`: under `--input-type=module -e` the store thread never takes close()'s
-    // message, and close() waits out its 10 s bound (seen on Node 20; a file-run gateway closes at once).
     const file = dir.file('alone.mjs', script);
     const out = execFileSync(process.execPath, [file, join(dir.path, 'alone')], { encoding: 'utf8', timeout: 120_000 });
     expect(out.trim()).toBe('settled 3000');

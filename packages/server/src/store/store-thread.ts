@@ -29,7 +29,10 @@ export interface StoreThread {
 export function startStoreThread(name: string, data: Readonly<Record<string, unknown>>): StoreThread {
   const { port1, port2 } = new MessageChannel();
   const closed = new Int32Array(new SharedArrayBuffer(4));
-  const options = { workerData: { ...data, port: port2, closed }, transferList: [port2] };
+  // No options from the command line: a worker inherits them, and under `node -e <script>` (or `-p`)
+  // they name the script, which the thread then ran in place of its own module (its close() waited out
+  // the bound below). The thread needs none; V8's flags are the process's and reasserted once it is online.
+  const options = { workerData: { ...data, port: port2, closed }, transferList: [port2], execArgv: [] };
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, import.meta.url);
   let worker: Worker;
