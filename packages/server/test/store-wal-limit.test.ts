@@ -37,7 +37,9 @@ describe('the store WAL under sustained REST preflight load', () => {
     const wal = join(dir.path, 'data', `${STORE_FILE_NAME}-wal`);
     const walBytes = () => (existsSync(wal) ? statSync(wal).size : 0);
     // The log's file keeps its size when SQLite starts the log over; what changes is its header's salts
-    // (bytes 16-23; https://www.sqlite.org/fileformat.html), new every time it does.
+    // (bytes 16-23; https://www.sqlite.org/fileformat.html), new every time it does. The gateway runs in
+    // this process; opening and closing the log here is safe because SQLite locks the database and its
+    // index (-shm), never the log file, and closing a descriptor drops only the locks on its own file.
     const salts = () => {
       const header = Buffer.alloc(32);
       const fd = existsSync(wal) ? openSync(wal, 'r') : undefined;
