@@ -4,7 +4,8 @@
 //     POSTs, response read whole, no parsing, alternating, same run.
 //  2. The same 10 upstreams aggregated by mcp-hub 4.2.1 (installed into a temp dir at bench time)
 //     against the gateway, through the same SDK client on both sides (mcp-hub speaks legacy SSE),
-//     and the RSS of each process alone once both have served the same rounds.
+//     and the RSS of each process alone once both have served the same rounds, beside the RSS of the
+//     MCP SDK 2.x alone serving the same tools on both revisions (sdk-floor.ts), the floor under the gateway's.
 //  3. The gateway's RSS with 10,000 indexed tools (10 upstreams x 1,000).
 // Everything listens on 127.0.0.1; every process is stopped at the end; a watchdog bounds the run.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { ChildHandle } from './child-process-handle.js';
 import { formatMs, summarise, type LatencySummary } from './latency-stats.js';
 import { installMcpHub, mcpHubConfig, MCP_HUB_VERSION } from './mcp-hub.js';
 import { countTools, rawTarget, rawToolsList } from './raw-tools-list.js';
+import { startSdkFloors } from './sdk-floor.js';
 import { catalogue } from './tool-catalogue.js';
 import { SMALL_HEAP_V8_FLAGS, START_UP_V8_FLAGS } from '../src/small-heap-policy.js';
 
@@ -50,6 +52,11 @@ interface Upstream {
   readonly name: string;
   readonly command: string;
   readonly args: string[];
+}
+
+/** Every upstream's tools (`up<i>` serves catalogue `t<i>`), as one list: what one process serving them all lists. */
+function catalogueTools(perServer: number): unknown[] {
+  return Array.from({ length: UPSTREAMS }, (_, i) => catalogue(`t${i}`, perServer)).flat();
 }
 
 function upstreams(perServer: number, label: string): Upstream[] {
@@ -166,7 +173,13 @@ async function hubComparison(gateway: { readonly child: ChildHandle; readonly ur
         await new Promise((r) => setTimeout(r, 250));
       }
       const counts = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, (await timedListing(clients[k])).tools] as const)));
-      for (let i = 0; i < WARMUP; i++) for (const k of kinds) await timedListing(clients[k]);
+      // The SDK alone serving the same tools (sdk-floor.ts): listed on both revisions in the same rounds,
+      // as the gateway is; not timed.
+      const floors = await startSdkFloors(hubDir, FIXTURE, catalogueTools(100), HUB_V8_FLAGS, spawnChild);
+      const floorClients = await Promise.all(floors.flatMap((floor) => (['gateway-2025', 'gateway-2026'] as const).map((kind) => sdkClient(kind, floor.url))));
+      const floorCounts = await Promise.all(floorClients.map(async (client) => (await timedListing(client)).tools));
+      const everyone: readonly (() => Promise<unknown>)[] = [...kinds.map((k) => () => timedListing(clients[k])), ...floorClients.map((c) => () => timedListing(c))];
+      for (let i = 0; i < WARMUP; i++) for (const list of everyone) await list();
       const samples: Record<ClientKind, number[]> = { 'gateway-2025': [], 'gateway-2026': [], 'mcp-hub': [] };
       const rounds = Math.max(50, Math.floor(ROUNDS / 2));
       for (let round = 0; round < rounds; round++) {
@@ -175,18 +188,28 @@ async function hubComparison(gateway: { readonly child: ChildHandle; readonly ur
           const kind = kinds[(round + j) % kinds.length]!;
           samples[kind].push((await timedListing(clients[kind])).ms);
         }
+        for (const client of floorClients) await timedListing(client);
       }
-      await Promise.all(kinds.map((k) => clients[k].close()));
-      // Both processes alone (each one's upstreams are its own children), read once every round has been
-      // answered: the gateway answered two clients' listings for each one of mcp-hub's. Both run with the
-      // gateway's V8 flags (HUB_V8_FLAGS).
+      await Promise.all([...kinds.map((k) => clients[k].close()), ...floorClients.map((c) => c.close())]);
+      // Every process alone (the gateway's and mcp-hub's upstreams are their own children), read once every
+      // round has been answered: the gateway and each floor answered two clients' listings for each one of
+      // mcp-hub's. All run with the gateway's V8 flags (HUB_V8_FLAGS).
       const rss = { gateway: gateway.child.rssBytes(), hub: hub.rssBytes() };
+      const floorRss = floors.map((floor) => floor.child.rssBytes());
+      await Promise.all(floors.map((floor) => floor.child.stop()));
       reportTarget({
         id: 'rss-1k-vs-mcp-hub',
         measure: `${RSS_VS_HUB_MEASURE}, after ${rounds} rotating rounds of listings`,
         figure: `${(rss.gateway / rss.hub).toFixed(2)}x (${(rss.gateway / 2 ** 20).toFixed(1)} MiB vs ${(rss.hub / 2 ** 20).toFixed(1)} MiB)`,
         target: '< 1.00x (below mcp-hub)',
         met: rss.gateway < rss.hub,
+      });
+      reportTarget({
+        id: 'rss-1k-sdk-floor',
+        measure: SDK_FLOOR_MEASURE,
+        figure: `${floors.map((floor, i) => `${mibOf(floorRss[i]!)} (${floor.label})`).join(', ')}; mcp-hub ${mibOf(rss.hub)}, gateway ${mibOf(rss.gateway)}`,
+        target: 'recorded: the floor under rss-1k-vs-mcp-hub for any process on SDK 2.x (met: each floor listed the 1,000 tools on both revisions)',
+        met: floorCounts.every((tools) => tools === 1000),
       });
       const reference = summarise(samples['mcp-hub']);
       for (const [era, kind] of [['2025', 'gateway-2025'], ['2026', 'gateway-2026']] as const) {
@@ -221,12 +244,19 @@ const HUB_MEASURE = `SDK client listTools() (all 1,000 tools, cache bypassed), g
 
 const HUB_V8_FLAGS: readonly string[] = [...SMALL_HEAP_V8_FLAGS, ...START_UP_V8_FLAGS];
 
+const SDK_FLOOR_MEASURE = `RSS (VmRSS) of the MCP SDK 2.x alone serving the same 1,000 tools on both revisions (the fixture upstream over HTTP, no upstreams, no store), with its server package alone and with the client package loaded too, both with ${HUB_V8_FLAGS.join(' ')}, after the same rounds of listings as the gateway, read beside it and mcp-hub ${MCP_HUB_VERSION}`;
+
+function mibOf(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
 const RSS_VS_HUB_MEASURE = `RSS with 1,000 tools served (VmRSS), gateway process alone vs mcp-hub ${MCP_HUB_VERSION} process alone, same 10 stdio upstreams x 100, both with ${HUB_V8_FLAGS.join(' ')} (the gateway: the latter during start-up only)`;
 
 /** The comparison could not run: its targets are reported as not met, with why, rather than left out. */
 function hubNotMeasured(reason: string): string {
   for (const era of ['2025', '2026']) reportTarget({ id: `listing-vs-mcp-hub-${era}`, measure: HUB_MEASURE, figure: `not measured: ${reason}`, target: '< 1.00x (faster than mcp-hub)', met: false });
   reportTarget({ id: 'rss-1k-vs-mcp-hub', measure: RSS_VS_HUB_MEASURE, figure: `not measured: ${reason}`, target: '< 1.00x (below mcp-hub)', met: false });
+  reportTarget({ id: 'rss-1k-sdk-floor', measure: SDK_FLOOR_MEASURE, figure: `not measured: ${reason}`, target: 'recorded: the floor under rss-1k-vs-mcp-hub for any process on SDK 2.x', met: false });
   return reason;
 }
 
@@ -241,7 +271,7 @@ async function main(): Promise<void> {
   const hundred = upstreams(100, 'k1');
   const gateway = await startGateway('k1', hundred, 1001);
   const directFile = join(work, 'direct.tools.json');
-  writeFileSync(directFile, JSON.stringify(Array.from({ length: UPSTREAMS }, (_, i) => catalogue(`t${i}`, 100)).flat()));
+  writeFileSync(directFile, JSON.stringify(catalogueTools(100)));
   const directChild = spawnChild(process.execPath, [FIXTURE, '--http', '0', '--tools', directFile, '--name', 'direct']);
   const directUrl = JSON.parse((await directChild.waitFor(/^\{"url".*\}$/m, 30_000))[0]) as { url: string };
 
