@@ -3,8 +3,10 @@
 // preflight). The fixture upstream is that process: the SDK's own handlers (one McpServer per
 // 2026-07-28 request, 2025-11-25 sessions on its Streamable HTTP transport) over a static tool list.
 // It runs twice: with the server package alone, and with the client package loaded too, which any
-// gateway needs for its upstreams. mcp-hub 4.2.1 is on SDK 1.x, which speaks only 2025-era revisions;
-// serving 2026-07-28 needs 2.x. Whatever the gateway adds sits on top of this floor.
+// gateway needs for its upstreams. The packages load as installed (one ES module per file), as the
+// gateway loads them; whatever the gateway adds sits on top of this. It is not the SDK's code at its
+// smallest: mcp-hub 4.2.1 ships as one bundled file (its SDK 1.x-era code speaks revisions up to
+// 2025-06-18), and the same two processes bundled (esbuild, minified) read below mcp-hub (BENCHMARKS.md).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildHandle } from './child-process-handle.js';
