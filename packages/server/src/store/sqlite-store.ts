@@ -209,9 +209,14 @@ class SqliteStore implements Store {
     if (!this.closed) this.flushActivity();
   }
 
+  /** Whether the log, read now, has reached the fold point (WalLimit.foldAtBytes). */
+  private logAtFold(): boolean {
+    return this.walLog.bytes() >= this.walLimit.foldAtBytes;
+  }
+
   /** Resolves once the log has room for another commit (at once when it has). */
   private async roomInLog(): Promise<void> {
-    while (!this.closed && (this.folding !== undefined || this.walLog.bytes() >= this.walLimit.foldAtBytes)) {
+    while (!this.closed && (this.folding !== undefined || this.logAtFold())) {
       const done = new Promise<void>((resolve) => this.foldWaiters.push(resolve));
       this.fold();
       await done;
@@ -412,7 +417,7 @@ class SqliteStore implements Store {
     }
     if (this.closed || !this.activity.full(this.countLimit)) return;
     // A new segment (and dropping old ones) writes a few pages of its own: it waits for room too.
-    if (!force && this.walLog.bytes() >= this.walLimit.foldAtBytes) return this.fold();
+    if (!force && this.logAtFold()) return this.fold();
     try {
       this.walSize.invalidate();
       this.activity.startSegment(this.countLimit);
