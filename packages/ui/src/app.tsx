@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { GatewayClient, type GatewayError } from './api/gateway-client.js';
 import { forgetKey, storedKey, storeKey } from './api/key-storage.js';
 import { PAGES, routeHref, useRoute } from './hash-route.js';
@@ -41,7 +41,9 @@ function Shell({ adminKey, signOut }: { adminKey: string; signOut: (why?: string
   const gateway = useLiveGateway(client, onRefused);
   const title = PAGES.find((page) => page.name === route.page)?.title ?? 'Servers';
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // A layout effect, so the focus moves as the page is shown: a plain effect ran a paint later and took
+  // the focus back from whatever a quick person (or a slow machine) had focused in between.
+  useLayoutEffect(() => {
     document.title = `${title} · mcpproxy operator`;
     // A new page: its heading takes the focus, so keyboard and screen-reader users start there.
     heading.current?.focus();

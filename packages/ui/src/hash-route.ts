@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 
 export type PageName = 'servers' | 'tools' | 'preflight' | 'activity' | 'tokens';
 export const PAGES: readonly { readonly name: PageName; readonly title: string }[] = [
@@ -29,12 +29,21 @@ export function routeHref(page: PageName, detail?: string): string {
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
-  useEffect(() => {
-    const follow = () => setRoute(parseRoute(location.hash));
+  // A layout effect subscribes before the browser runs anything else; a plain effect waits for a paint,
+  // and a link followed in between (a person quick on a slow machine) was never shown. The address is
+  // read once more on subscribing, in case it changed between the first render and this commit.
+  useLayoutEffect(() => {
+    const follow = () => setRoute((shown) => routeToShow(shown, parseRoute(location.hash)));
     addEventListener('hashchange', follow);
+    follow();
     return () => removeEventListener('hashchange', follow);
   }, []);
   return route;
+}
+
+/** The route shown unless the address names another one (a new object would render the page again). */
+function routeToShow(shown: Route, named: Route): Route {
+  return shown.page === named.page && shown.detail === named.detail ? shown : named;
 }
 
 function safeDecode(text: string): string | undefined {

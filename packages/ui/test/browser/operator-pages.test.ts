@@ -57,6 +57,44 @@ describe('sign-in', () => {
   });
 });
 
+describe('navigation', () => {
+  it('shows the page the address names even when it changed before the app listened for changes', async () => {
+    const page = await browser.page();
+    // On a slow machine a person can follow a link of the page bar the moment it appears, before the
+    // app's effects have run: the address is changed here at that moment, every time.
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        if (document.querySelector('nav[aria-label="Pages"]') === null) return;
+        observer.disconnect();
+        location.hash = '#/tools';
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await signIn(page, gateway.origin, gateway.printedKey);
+    await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Tools', exact: true }).getAttribute('aria-current')).toBe('page');
+    await page.close();
+  });
+
+  it("gives a new page's heading the focus as it is shown, before a key pressed at once could land elsewhere", async () => {
+    const page = await browser.page();
+    // Where the focus is the moment the page bar appears: a key pressed then must not be taken back
+    // afterwards by the heading (it was, a paint later, and Enter on a link did nothing).
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        if (document.querySelector('nav[aria-label="Pages"]') === null) return;
+        observer.disconnect();
+        (globalThis as unknown as { focusedOnArrival: string }).focusedOnArrival = document.activeElement?.tagName ?? '';
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await signIn(page, gateway.origin, gateway.printedKey);
+    expect(await page.evaluate(() => (globalThis as unknown as { focusedOnArrival?: string }).focusedOnArrival)).toBe('H1');
+    await page.getByRole('link', { name: 'Tools', exact: true }).press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Tools');
+    await page.close();
+  });
+});
+
 describe('servers', () => {
   it('quarantine from the UI is visible on REST, and unquarantine lifts it', async () => {
     const page = await browser.page();
@@ -118,7 +156,7 @@ describe('preflight and activity', () => {
 
   it('a request ID printed by a CLI preflight finds its record on the Activity page; server and verdict filter it', async () => {
     const run = await runCli(scratch, ['tools', 'preflight', 'demo:echo', 'demo:nope', '-o', 'json', '--url', gateway.origin, '--api-key', gateway.printedKey]);
-    expect(run.code).toBe(12);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(12);
     const requestId = (JSON.parse(run.stdout) as { request_id: string }).request_id;
 
     const page = await browser.page();
