@@ -156,7 +156,7 @@ describe('preflight and activity', () => {
 
   it('a request ID printed by a CLI preflight finds its record on the Activity page; server and verdict filter it', async () => {
     const run = await runCli(scratch, ['tools', 'preflight', 'demo:echo', 'demo:nope', '-o', 'json', '--url', gateway.origin, '--api-key', gateway.printedKey]);
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(12);
+    expect(run.code, `${run.stdout}\n${run.stderr}\nthe gateway's output:\n${gateway.output().slice(-4000)}`).toBe(12);
     const requestId = (JSON.parse(run.stdout) as { request_id: string }).request_id;
 
     const page = await browser.page();
