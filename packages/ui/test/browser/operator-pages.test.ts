@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, screenshot, seriousViolations, startBrowser, type BrowserSession } from './browser-session.js';
 import { eventually, rest, runCli, Scratch, serveGateway, type ServedGateway } from './cli-gateway.js';
 import { openPage, openSignIn, signIn } from './operator-session.js';
+import { atPageBarArrival, focusedOnArrival } from './page-bar-arrival.js';
 
 let scratch: Scratch;
 let gateway: ServedGateway;
@@ -62,13 +63,7 @@ describe('navigation', () => {
     const page = await browser.page();
     // On a slow machine a person can follow a link of the page bar the moment it appears, before the
     // app's effects have run: the address is changed here at that moment, every time.
-    await page.addInitScript(() => {
-      new MutationObserver((_records, observer) => {
-        if (document.querySelector('nav[aria-label="Pages"]') === null) return;
-        observer.disconnect();
-        location.hash = '#/tools';
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await atPageBarArrival(page, { goTo: '#/tools' });
     await signIn(page, gateway.origin, gateway.printedKey);
     await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
     expect(await page.getByRole('link', { name: 'Tools', exact: true }).getAttribute('aria-current')).toBe('page');
@@ -79,15 +74,9 @@ describe('navigation', () => {
     const page = await browser.page();
     // Where the focus is the moment the page bar appears: a key pressed then must not be taken back
     // afterwards by the heading (it was, a paint later, and Enter on a link did nothing).
-    await page.addInitScript(() => {
-      new MutationObserver((_records, observer) => {
-        if (document.querySelector('nav[aria-label="Pages"]') === null) return;
-        observer.disconnect();
-        (globalThis as unknown as { focusedOnArrival: string }).focusedOnArrival = document.activeElement?.tagName ?? '';
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await atPageBarArrival(page);
     await signIn(page, gateway.origin, gateway.printedKey);
-    expect(await page.evaluate(() => (globalThis as unknown as { focusedOnArrival?: string }).focusedOnArrival)).toBe('H1');
+    expect(await focusedOnArrival(page)).toBe('H1');
     await page.getByRole('link', { name: 'Tools', exact: true }).press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Tools');
