@@ -14,7 +14,7 @@ export interface RestAnswer {
 }
 
 export interface RestCallOptions {
-  /** A JSON value (serialised) or a string sent as it is. */
+  /** A JSON value (serialised), or a string or bytes sent as they are. */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   /** undefined = the client's default credential; null = none. */
@@ -37,7 +37,7 @@ export function restClient(origin: string, defaultAuth: RestCallOptions['auth'] 
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...options.headers,
     };
-    const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    const body = options.body === undefined ? undefined : typeof options.body === 'string' || options.body instanceof Uint8Array ? options.body : JSON.stringify(options.body);
     const response = await fetch(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await response.text();
     const parsed: unknown = text === '' ? undefined : JSON.parse(text);

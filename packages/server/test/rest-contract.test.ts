@@ -136,6 +136,7 @@ describe('POST /api/v1/preflight', () => {
     ['bad JSON', '{"tools": [', 'invalid_json', ''],
     ['two JSON values', '{"tools":[{"id":"alpha:echo"}]} {}', 'invalid_json', ''],
     ['an empty body', '', 'invalid_json', ''],
+    ['bytes that are not UTF-8', Buffer.concat([Buffer.from('{"tools":[{"id":"alpha:'), Buffer.from([0xff]), Buffer.from('"}]}')]), 'invalid_json', ''],
     ['over 1 MiB', JSON.stringify({ tools: [{ id: 'alpha:echo', pin_hash: 'x'.repeat(256) }], profile: 'p'.repeat(1024 * 1024) }), 'body_too_large', ''],
     ['an unknown field', { tools: [{ id: 'alpha:echo' }], extra: true }, 'invalid_body', '/extra'],
     ['an unknown field in an entry', { tools: [{ id: 'alpha:echo', pin: 'x' }] }, 'invalid_body', '/tools/0/pin'],
@@ -159,20 +160,35 @@ describe('POST /api/v1/preflight', () => {
     });
   }
 
-  it('415 unsupported_media_type for a body that is not application/json, on every endpoint that takes one, and no activity record', async () => {
-    const requestId = 'bad-media-type';
-    const text = { headers: { 'content-type': 'text/plain', 'x-request-id': requestId } };
-    const answers = [
-      await api.preflight({ tools: [{ id: 'alpha:echo' }] }, text),
-      await api.call('POST', '/api/v1/tools/approve', { body: { ids: ['alpha:echo'] }, ...text }),
-      await api.call('POST', '/api/v1/tokens', { body: { name: 'media', allowed_servers: ['alpha'] }, ...text }),
-      await api.call('POST', '/api/v1/servers/alpha/login', { body: { token: 'upstream-token' }, ...text }),
-    ];
-    for (const answer of answers) {
-      expect(answer.status).toBe(415);
-      expect(answer.body).toMatchObject({ code: 'unsupported_media_type', path: 'Content-Type', message: 'Send the body as Content-Type: application/json (got text/plain)' });
-    }
-    expect(await recordsFor(requestId)).toEqual([]);
+  const refusedMedia: [string, Record<string, string>, string, string][] = [
+    ['a body that is not application/json', { 'content-type': 'text/plain' }, 'Content-Type', 'Send the body as Content-Type: application/json (got text/plain)'],
+    ['a compressed body', { 'content-encoding': 'gzip' }, 'Content-Encoding', 'Send the body uncompressed (got Content-Encoding: gzip)'],
+  ];
+  for (const [label, headers, path, message] of refusedMedia) {
+    it(`415 unsupported_media_type for ${label}, on every endpoint that takes one, and no activity record`, async () => {
+      const requestId = `bad-media-${path}`;
+      const refused = { headers: { ...headers, 'x-request-id': requestId } };
+      const answers = [
+        await api.preflight({ tools: [{ id: 'alpha:echo' }] }, refused),
+        await api.call('POST', '/api/v1/tools/approve', { body: { ids: ['alpha:echo'] }, ...refused }),
+        await api.call('POST', '/api/v1/tokens', { body: { name: 'media', allowed_servers: ['alpha'] }, ...refused }),
+        await api.call('POST', '/api/v1/servers/alpha/login', { body: { token: 'upstream-token' }, ...refused }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status).toBe(415);
+        expect(answer.body).toMatchObject({ code: 'unsupported_media_type', path, message });
+      }
+      expect(await recordsFor(requestId)).toEqual([]);
+    });
+  }
+
+  it('names the first byte that is not UTF-8, and reads a body behind a byte order mark', async () => {
+    const before = '{"tools":[{"id":"alpha:';
+    const bad = await api.preflight(Buffer.concat([Buffer.from(before), Buffer.from([0xe2, 0x82]), Buffer.from('"}]}')]));
+    expect(bad.body).toMatchObject({ code: 'invalid_json', message: `The body is not UTF-8: no UTF-8 character starts at byte ${before.length} (0xE2)` });
+    const marked = await api.preflight(Buffer.from('\ufeff{"tools":[{"id":"alpha:echo"}]}'), { headers: { 'x-request-id': 'byte-order-mark' } });
+    expect([marked.status, marked.body.tools.map((t: { id: string }) => t.id)]).toEqual([200, ['alpha:echo']]);
+    expect((await recordsFor('byte-order-mark')).length).toBe(1);
   });
 
   it('accepts exactly 100 entries and exactly 1 MiB of JSON', async () => {
