@@ -87,6 +87,10 @@ describe('readBodyText', () => {
       fc.asyncProperty(bytes, fc.array(fc.nat({ max: 40 }), { maxLength: 2 }), async ([before, middle, after], cuts) => {
         const body = Buffer.concat([Buffer.from(before), middle, Buffer.from(after)]);
         const answer = await post(body, cuts);
+        if (body.length > LIMIT) {
+          expect(answer).toMatchObject({ code: 'body_too_large' });
+          return;
+        }
         if (isUtf8(body)) {
           expect(answer).toEqual({ text: body.toString('utf8', body.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])) ? 3 : 0) });
           return;
