@@ -33,6 +33,7 @@ import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js'
 import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
+import { logLine } from './log-line.js';
 import { openConfiguredStore } from './store/open-configured-store.js';
 import type { StoreCoordination } from './store/store-coordination.js';
 import type { Store } from './store/store.js';
@@ -80,6 +81,12 @@ export type GatewayStart = { readonly ok: true; readonly gateway: RunningGateway
  * REST under /api/v1, the operator UI under /ui, /healthz) or MCP over stdio.
  */
 export async function startGateway(config: ResolvedConfig, options: GatewayOptions = {}): Promise<GatewayStart> {
+  const { log } = options;
+  // Every message reaches the caller's log as one line, whatever it quotes (log-line.ts).
+  return startComposed(config, log === undefined ? options : { ...options, log: (line) => log(logLine(line)) });
+}
+
+async function startComposed(config: ResolvedConfig, options: GatewayOptions): Promise<GatewayStart> {
   const listen = parseListenAddress(config.listen);
   if (!options.stdio && !listen.ok) return { ok: false, error: { code: 'listen_invalid', message: `listen: ${listen.message}` } };
   // Without require_mcp_auth a request without a token sees every configured server, which is safe on

@@ -4,6 +4,7 @@ import { readGatewayAddress, recordGatewayAddress } from './gateway-address-reco
 import { startGateway } from './gateway.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { relayToRunningGateway } from './local-socket/relay-to-running-gateway.js';
+import { logLine } from './log-line.js';
 import { ConfigReloads } from './reload/config-reloads.js';
 import { endStartUpHeapPolicy, preferSmallHeap } from './small-heap-policy.js';
 
@@ -40,7 +41,9 @@ export type ServeOutcome = { readonly ok: true } | { readonly ok: false; readonl
 const RELAY_ROUNDS = 3;
 
 export async function serveUntilStopped(options: ServeOptions): Promise<ServeOutcome> {
-  const { stdio, say, log } = options;
+  const { stdio, say } = options;
+  // Operational lines quote others (clients, upstreams, the SDK): each goes out as one line (log-line.ts).
+  const log = (line: string): void => options.log(logLine(line));
   preferSmallHeap();
   // Listen for signals before anything slow, so one that arrives during start-up still stops cleanly.
   const stopped = new Promise<string>((resolve) => {
