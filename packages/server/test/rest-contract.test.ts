@@ -480,6 +480,49 @@ describe('the operator UI\'s endpoints', () => {
 });
 
 describe('documents, health and routing', () => {
+  /** Every /api/v1 operation with the query parameters its OpenAPI operation names. */
+  function operationsWithQueries(): { method: string; url: string; operationId: string; query: string[] }[] {
+    interface Parameter {
+      readonly $ref?: string;
+      readonly in?: string;
+      readonly name?: string;
+    }
+    const document = JSON.parse(OPENAPI_TEXT) as {
+      paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[] }>>;
+      components: { parameters: Record<string, Parameter> };
+    };
+    const resolved = (p: Parameter): Parameter => (p.$ref === undefined ? p : document.components.parameters[p.$ref.split('/').pop()!]!);
+    const examples: Record<string, string> = { name: 'alpha', id: 'alpha:echo' };
+    return Object.entries(document.paths)
+      .filter(([template]) => template.startsWith('/api/v1/'))
+      .flatMap(([template, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({
+          method: method.toUpperCase(),
+          url: template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(examples[name]!)),
+          operationId: operation.operationId,
+          query: (operation.parameters ?? []).map(resolved).filter((p) => p.in === 'query').map((p) => p.name!),
+        })),
+      );
+  }
+
+  it('every operation refuses a query parameter it does not take, and one it takes given twice, naming it, before it runs', async () => {
+    const operations = operationsWithQueries();
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { method, url, operationId, query } of operations) {
+      const unknown = await api.call(method, `${url}?not_a_parameter=1`);
+      expect([operationId, unknown.status, unknown.body]).toEqual([operationId, 400, expect.objectContaining({ code: 'invalid_body', path: 'not_a_parameter', message: 'Query parameter not_a_parameter: unknown parameter' })]);
+      for (const name of query) {
+        const twice = await api.call(method, `${url}?${name}=a&${name}=b`);
+        expect([operationId, twice.status, twice.body.message]).toEqual([operationId, 400, `Query parameter ${name}: given 2 times; give it once`]);
+        const once = await api.call(method, `${url}?${name}=a`);
+        expect([operationId, once.body?.message]).not.toEqual([operationId, `Query parameter ${name}: unknown parameter`]);
+      }
+    }
+    // Refused before it ran: the server is still enabled and not quarantined, the token list unchanged.
+    const alpha = (await api.call('GET', '/api/v1/servers')).body.servers.find((s: { name: string }) => s.name === 'alpha');
+    expect([alpha.enabled, alpha.quarantined]).toEqual([true, false]);
+  });
+
   it('GET /api/v1/openapi.json serves the generated document byte for byte', async () => {
     const answer = await agent.call('GET', '/api/v1/openapi.json');
     expect(answer.text).toBe(OPENAPI_TEXT);

@@ -7,7 +7,6 @@ import type { RestEndpoint, RestReply } from './rest-endpoint.js';
 export const DEFAULT_ACTIVITY_PAGE = 100;
 export const MAX_ACTIVITY_PAGE = 1000;
 const TYPES = new Set(['preflight', 'tool_call']);
-const PARAMETERS = new Set(['type', 'request_id', 'server', 'verdict', 'since', 'until', 'limit', 'cursor', 'offset']);
 const VERDICTS = new Set(['ready', 'degraded_retryable', 'blocked', 'unknown_ids']);
 
 /**
@@ -20,6 +19,7 @@ export function activityEndpoint(store: Pick<Store, 'queryActivity'>): RestEndpo
     method: 'GET',
     path: '/activity',
     operatorOnly: true,
+    query: ['type', 'request_id', 'server', 'verdict', 'since', 'until', 'limit', 'cursor', 'offset'],
     async handle(request) {
       const parsed = parseQuery(request.query);
       if (!parsed.ok) return parsed.reply;
@@ -44,7 +44,6 @@ type ParsedQuery =
 
 function parseQuery(params: URLSearchParams): ParsedQuery {
   const bad = (name: string, message: string): ParsedQuery => ({ ok: false, reply: apiError(400, 'invalid_body', `Query parameter ${name}: ${message}`, name) });
-  for (const name of params.keys()) if (!PARAMETERS.has(name)) return bad(name, 'unknown parameter');
   const type = params.get('type') ?? undefined;
   if (type !== undefined && !TYPES.has(type)) return bad('type', 'expected preflight or tool_call');
   const requestId = params.get('request_id') ?? undefined;

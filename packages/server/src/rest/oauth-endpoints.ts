@@ -28,6 +28,7 @@ function startEndpoint({ runtime, logins }: OAuthEndpointsOptions): RestEndpoint
     method: 'POST',
     path: '/servers/{name}/oauth/login',
     operatorOnly: true,
+    query: ['callback'],
     async handle(request) {
       const receiver = redirectReceiver(request);
       if (receiver === undefined) return apiError(400, 'invalid_body', 'Query parameter callback: expected caller or gateway', 'callback');

@@ -33,6 +33,7 @@ export function preflightEndpoint(preflight: PreflightSeam, tokenScope?: TokenSc
     method: 'POST',
     path: '/preflight',
     operatorOnly: false,
+    query: ['as_token'],
     async handle(request) {
       const asToken = request.query.get('as_token');
       let caller: Pick<RestRequest['principal'], 'tier' | 'scope'> = request.principal;

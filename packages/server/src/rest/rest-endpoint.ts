@@ -47,5 +47,10 @@ export interface RestEndpoint {
    * credential that is sent is still checked and used when it is good, never required.
    */
   readonly public?: boolean;
+  /**
+   * The query parameters it takes, each at most once (its OpenAPI operation's). Any other, or one given
+   * twice, is refused with 400 before it is called.
+   */
+  readonly query?: readonly string[];
   handle(request: RestRequest): Promise<RestReply> | RestReply;
 }

@@ -7,6 +7,7 @@ import { acceptRequestId } from '@mcpproxy/extension';
 import { apiError } from './api-error.js';
 import { readBodyText, readJsonBody, type BodyText, type JsonBody } from './json-body.js';
 import { compilePathTemplate, pathSegments, type PathTemplate } from './path-template.js';
+import { queryFault } from './query-fault.js';
 import type { RestEndpoint, RestReply, RestRequest } from './rest-endpoint.js';
 
 export const API_PREFIX = '/api/v1';
@@ -82,7 +83,7 @@ async function route(
   const chosen = matches.find((m) => m.endpoint.method === req.method);
   if (!auth.ok) {
     // A public endpoint proves the caller another way; everything else says 401 before whether it exists.
-    if (chosen?.endpoint.public === true) return chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, ANONYMOUS, requestId));
+    if (chosen?.endpoint.public === true) return queryRefusal(req, chosen.endpoint) ?? chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, ANONYMOUS, requestId));
     return apiError(401, 'unauthorized', auth.message, auth.path, { 'www-authenticate': 'Bearer realm="mcpproxy"' });
   }
 
@@ -95,8 +96,16 @@ async function route(
     return apiError(403, 'forbidden', `${chosen.endpoint.method} ${API_PREFIX}${chosen.endpoint.path} needs the admin API key`, pathname);
   }
 
-  return chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, auth.principal, requestId));
+  return queryRefusal(req, chosen.endpoint) ?? chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, auth.principal, requestId));
 }
+
+/** The 400 for a query parameter the endpoint does not take or got twice (query-fault.ts). */
+function queryRefusal(req: IncomingMessage, endpoint: RestEndpoint): RestReply | undefined {
+  const fault = queryFault(req.url, endpoint.query ?? NO_QUERY_PARAMETERS);
+  return fault === undefined ? undefined : apiError(400, 'invalid_body', `Query parameter ${fault.name}: ${fault.message}`, fault.name);
+}
+
+const NO_QUERY_PARAMETERS: readonly string[] = [];
 
 /**
  * One call's RestRequest. A class, not an object literal with getters: V8 gives every literal

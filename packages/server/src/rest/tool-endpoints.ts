@@ -16,6 +16,7 @@ export function toolEndpoints(runtime: GatewayRuntime): RestEndpoint[] {
     method: 'GET',
     path: '/tools',
     operatorOnly: false,
+    query: ['server'],
     handle(request) {
       const server = request.query.get('server') ?? undefined;
       return { status: 200, body: { tools: toolInventory(runtime.current(), request.principal.scope, request.principal.tier, server) } };
