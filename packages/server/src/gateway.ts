@@ -14,6 +14,7 @@ import { uiRoute } from './http/ui-route.js';
 import { openLocalSocket, type RunningLocalSocket } from './local-socket/local-socket-server.js';
 import type { SocketLocationOptions } from './local-socket/socket-location.js';
 import { stdioRelayChannel } from './local-socket/stdio-relay-channel.js';
+import { logLine } from './log-line.js';
 import { startFirstListingWait } from './mcp/first-listing-wait.js';
 import { createGatewayMcpServer, gatewayListing, gatewayModernListing, type GatewayMcpOptions } from './mcp/gateway-mcp-server.js';
 import { relayCatalogChanges } from './mcp/catalog-notifier.js';
@@ -33,7 +34,6 @@ import { GatewayReloader, type GatewayReload } from './reload/gateway-reload.js'
 import { GatewayEventFeed } from './rest/gateway-event-feed.js';
 import { restApiRoute } from './rest/rest-api.js';
 import { startRuntime, type GatewayRuntime } from './state/gateway-runtime.js';
-import { logLine } from './log-line.js';
 import { openConfiguredStore } from './store/open-configured-store.js';
 import type { StoreCoordination } from './store/store-coordination.js';
 import type { Store } from './store/store.js';
