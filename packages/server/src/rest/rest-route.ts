@@ -83,7 +83,7 @@ async function route(
   const chosen = matches.find((m) => m.endpoint.method === req.method);
   if (!auth.ok) {
     // A public endpoint proves the caller another way; everything else says 401 before whether it exists.
-    if (chosen?.endpoint.public === true) return queryRefusal(req, chosen.endpoint) ?? chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, ANONYMOUS, requestId));
+    if (chosen?.endpoint.public === true) return answered(chosen.endpoint, new IncomingRestRequest(req, res, chosen.params, ANONYMOUS, requestId));
     return apiError(401, 'unauthorized', auth.message, auth.path, { 'www-authenticate': 'Bearer realm="mcpproxy"' });
   }
 
@@ -96,13 +96,14 @@ async function route(
     return apiError(403, 'forbidden', `${chosen.endpoint.method} ${API_PREFIX}${chosen.endpoint.path} needs the admin API key`, pathname);
   }
 
-  return queryRefusal(req, chosen.endpoint) ?? chosen.endpoint.handle(new IncomingRestRequest(req, res, chosen.params, auth.principal, requestId));
+  return answered(chosen.endpoint, new IncomingRestRequest(req, res, chosen.params, auth.principal, requestId));
 }
 
-/** The 400 for a query parameter the endpoint does not take or got twice (query-fault.ts). */
-function queryRefusal(req: IncomingMessage, endpoint: RestEndpoint): RestReply | undefined {
-  const fault = queryFault(req.url, endpoint.query ?? NO_QUERY_PARAMETERS);
-  return fault === undefined ? undefined : apiError(400, 'invalid_body', `Query parameter ${fault.name}: ${fault.message}`, fault.name);
+/** The endpoint's answer, or the 400 for a query parameter it does not take or got twice (query-fault.ts). */
+function answered(endpoint: RestEndpoint, request: IncomingRestRequest): Promise<RestReply> | RestReply {
+  // request.query is parsed once, here, only for a URL with a query, and kept for the endpoint.
+  const fault = queryFault(request.query, endpoint.query ?? NO_QUERY_PARAMETERS);
+  return fault === undefined ? endpoint.handle(request) : apiError(400, 'invalid_body', `Query parameter ${fault.name}: ${fault.message}`, fault.name);
 }
 
 const NO_QUERY_PARAMETERS: readonly string[] = [];
